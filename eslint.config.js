@@ -1,0 +1,33 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.bench/**', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@keel/*/src/*', '@keel/*/src'], message: 'Import a package through its public index.' },
+            { group: ['**/apps/*', '../../apps/*'], message: 'Packages never import apps.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'scripts/**', 'apps/*/test/**'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+);

@@ -1,0 +1,22 @@
+export { Duration } from './duration.js';
+export type { FlagType } from './flag-type.js';
+export { NamedFlagSets, FlagSection, type Flag, type FlagSpec } from './flag-set.js';
+export { parseArgs, type ParseResult } from './parse-args.js';
+export { renderHelp, renderMarkdown } from './help.js';
+export { composeOptions, type OptionsGroup } from './options.js';
+export {
+  buildFlagSets,
+  parseCommandLine,
+  reportCommandLine,
+  versionFlag,
+  type BuildInfo,
+  type CommandDefinition,
+  type CommandLine,
+  type Streams,
+  type VersionRequest,
+} from './command.js';
+export * as flagTypes from './types.js';
+export type { PortRange, NamedCertKey, ModuleLevel } from './types.js';
+export { parseCidr } from './types.js';
+export { parseGoBool, parseGoInt, parseGoFloat } from './go-strconv.js';
+export { checkPort, checkNonNegative, checkPositive, checkPaired, checkOneOf, checkEachOneOf } from './validate.js';

@@ -1,0 +1,33 @@
+/** Small validation helpers shared by the options modules; each returns a message or nothing. */
+
+export function checkPort(flag: string, port: number, { allowZero }: { allowZero: boolean }): string[] {
+  const min = allowZero ? 0 : 1;
+  return port < min || port > 65535 ? [`--${flag} ${port} must be between ${min} and 65535, inclusive`] : [];
+}
+
+export function checkNonNegative(flag: string, value: number): string[] {
+  return value < 0 ? [`--${flag} must not be negative, got ${value}`] : [];
+}
+
+export function checkPositive(flag: string, value: number): string[] {
+  return value <= 0 ? [`--${flag} must be greater than 0, got ${value}`] : [];
+}
+
+/** Both or neither: a certificate needs its key and the other way round. */
+export function checkPaired(a: [string, string], b: [string, string]): string[] {
+  const [aFlag, aValue] = a;
+  const [bFlag, bValue] = b;
+  if (aValue !== '' && bValue === '') return [`--${bFlag} is required when --${aFlag} is set`];
+  if (bValue !== '' && aValue === '') return [`--${aFlag} is required when --${bFlag} is set`];
+  return [];
+}
+
+export function checkOneOf(flag: string, value: string, allowed: readonly string[]): string[] {
+  return allowed.includes(value)
+    ? []
+    : [`--${flag} ${JSON.stringify(value)} is not supported; supported values: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`];
+}
+
+export function checkEachOneOf(flag: string, values: readonly string[], allowed: readonly string[]): string[] {
+  return values.flatMap((v) => checkOneOf(flag, v, allowed));
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace imports resolve to each package's src/ through the "@keel/source" export condition,
+// so tests never wait for a build; the smoke tests run the built dist/ with plain node instead.
+const conditions = ['@keel/source', 'import', 'module', 'node', 'default'];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default', './scripts/summary-reporter.ts'],
+    pool: 'forks',
+  },
+});
