@@ -1,1 +1,1 @@
-export {};
+export { keelVersion, platformVersion, versionInfo, buildInfo, type VersionInfo } from './version.js';

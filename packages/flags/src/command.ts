@@ -44,7 +44,10 @@ export type CommandLine =
   | { readonly action: 'run'; readonly warnings: string[]; readonly flags: NamedFlagSets };
 
 /** Builds the flag set for a command; exported so docs and tests see exactly what --help sees. */
-export function buildFlagSets(cmd: CommandDefinition, globals = { help: false, version: 'false' as VersionRequest }): NamedFlagSets {
+export function buildFlagSets(
+  cmd: CommandDefinition,
+  globals = { help: false, version: 'false' as VersionRequest },
+): NamedFlagSets {
   const fss = new NamedFlagSets(cmd.name);
   cmd.addFlags(fss);
   const g = fss.section('Global');
@@ -52,7 +55,8 @@ export function buildFlagSets(cmd: CommandDefinition, globals = { help: false, v
   g.var(globals, 'version', {
     name: 'version',
     type: versionFlag,
-    usage: '--version, --version=raw prints version information and quits; --version=vX.Y.Z... sets the reported version',
+    usage:
+      '--version, --version=raw prints version information and quits; --version=vX.Y.Z... sets the reported version',
   });
   return fss;
 }
@@ -64,7 +68,8 @@ export function parseCommandLine(cmd: CommandDefinition, argv: readonly string[]
   const parsed = parseArgs(fss, argv);
   if (globals.help) return { action: 'help', text: renderHelp(fss, cmd.description) };
   if (globals.version !== 'false' && parsed.errors.length === 0) {
-    const text = globals.version === 'raw' ? JSON.stringify(cmd.build, null, 2) : `Keel ${cmd.build.gitVersion}`;
+    const text =
+      globals.version === 'raw' ? JSON.stringify(cmd.build, null, 2) : `Keel ${cmd.build.gitVersion}`;
     return { action: 'version', text };
   }
   const errors = [...parsed.errors];

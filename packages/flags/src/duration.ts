@@ -13,8 +13,8 @@ const MAX_INT64 = (1n << 63n) - 1n;
 const UNITS: Readonly<Record<string, bigint>> = {
   ns: NS,
   us: US,
-  'µs': US, // U+00B5 micro sign
-  'μs': US, // U+03BC Greek mu
+  µs: US, // U+00B5 micro sign
+  μs: US, // U+03BC Greek mu
   ms: MS,
   s: S,
   m: M,

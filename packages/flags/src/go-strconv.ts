@@ -51,7 +51,8 @@ export function readCsvLine(raw: string): string[] {
       let field = '';
       i++;
       for (;;) {
-        if (i >= raw.length) throw new Error(`parse error on line 1, column ${i + 1}: extraneous or missing " in quoted-field`);
+        if (i >= raw.length)
+          throw new Error(`parse error on line 1, column ${i + 1}: extraneous or missing " in quoted-field`);
         if (raw[i] === '"') {
           if (raw[i + 1] === '"') {
             field += '"';
@@ -71,7 +72,10 @@ export function readCsvLine(raw: string): string[] {
     } else {
       const end = raw.indexOf(',', i);
       const field = end === -1 ? raw.slice(i) : raw.slice(i, end);
-      if (field.includes('"')) throw new Error(`parse error on line 1, column ${i + field.indexOf('"') + 1}: bare " in non-quoted-field`);
+      if (field.includes('"'))
+        throw new Error(
+          `parse error on line 1, column ${i + field.indexOf('"') + 1}: bare " in non-quoted-field`,
+        );
       out.push(field);
       i = end === -1 ? raw.length : end;
     }

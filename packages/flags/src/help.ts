@@ -26,7 +26,9 @@ export function renderHelp(fss: NamedFlagSets, description: string): string {
     const width = Math.max(...flags.map((f) => flagLeft(f).length));
     for (const f of flags) {
       const left = flagLeft(f);
-      out.push(`${left}${' '.repeat(width - left.length)}   ${flagRight(f)}`);
+      // Continuation lines of a multi-line usage line up under its first line, as pflag wraps them.
+      const right = flagRight(f).replaceAll('\n', '\n' + ' '.repeat(width + 3));
+      out.push(`${left}${' '.repeat(width - left.length)}   ${right}`);
     }
     out.push('');
   }
@@ -55,7 +57,9 @@ export function renderMarkdown(fss: NamedFlagSets, description: string): string 
       const name = f.shorthand ? `\`-${f.shorthand}\`, \`--${f.name}\`` : `\`--${f.name}\``;
       const type = f.typeName === '' ? 'bool' : f.typeName;
       const desc = f.deprecated !== undefined ? `${f.usage} **Deprecated:** ${f.deprecated}` : f.usage;
-      out.push(`| ${name} | ${cell(type)} | ${f.defaultText === '' ? '' : `\`${cell(f.defaultText)}\``} | ${cell(desc)} |`);
+      out.push(
+        `| ${name} | ${cell(type)} | ${f.defaultText === '' ? '' : `\`${cell(f.defaultText)}\``} | ${cell(desc)} |`,
+      );
     }
     out.push('');
   }

@@ -3,7 +3,7 @@ export type { FlagType } from './flag-type.js';
 export { NamedFlagSets, FlagSection, type Flag, type FlagSpec } from './flag-set.js';
 export { parseArgs, type ParseResult } from './parse-args.js';
 export { renderHelp, renderMarkdown } from './help.js';
-export { composeOptions, type OptionsGroup } from './options.js';
+export { assembleConfig, composeOptions, type OptionsGroup } from './options.js';
 export {
   buildFlagSets,
   parseCommandLine,
@@ -19,4 +19,14 @@ export * as flagTypes from './types.js';
 export type { PortRange, NamedCertKey, ModuleLevel } from './types.js';
 export { parseCidr } from './types.js';
 export { parseGoBool, parseGoInt, parseGoFloat } from './go-strconv.js';
-export { checkPort, checkNonNegative, checkPositive, checkPaired, checkOneOf, checkEachOneOf } from './validate.js';
+export {
+  checkPort,
+  checkNonNegative,
+  checkPositive,
+  checkPaired,
+  checkOneOf,
+  checkEachOneOf,
+  checkDurationNonNegative,
+  checkDurationPositive,
+  checkNoDuplicates,
+} from './validate.js';

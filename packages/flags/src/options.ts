@@ -22,3 +22,19 @@ export function composeOptions<C>(groups: readonly OptionsGroup<C>[]): OptionsGr
     applyTo: (config) => groups.forEach((g) => g.applyTo(config)),
   };
 }
+
+/**
+ * Runs every group's applyTo into one object and checks that each named slice was filled, so a
+ * concern that forgets its slice fails loudly at start-up instead of as undefined at run time.
+ */
+export function assembleConfig<C extends object>(
+  groups: readonly OptionsGroup<Partial<C>>[],
+  slices: readonly (keyof C)[],
+  seed: Partial<C> = {},
+): C {
+  const config: Partial<C> = { ...seed };
+  for (const g of groups) g.applyTo(config);
+  const missing = slices.filter((k) => config[k] === undefined);
+  if (missing.length > 0) throw new Error(`configuration slices not filled: ${missing.map(String).join(', ')}`);
+  return config as C;
+}

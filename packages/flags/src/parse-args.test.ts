@@ -26,7 +26,12 @@ function fixture() {
   s.var(o, 'ttl', { name: 'event-ttl', type: t.duration, usage: 'ttl' });
   s.var(o, 'v', { name: 'v', shorthand: 'v', type: t.level, usage: 'level' });
   s.var(o, 'dir', { name: 'cert-dir', type: t.string, usage: 'dir' });
-  s.var(o, 'old', { name: 'lock-object-name', type: t.string, usage: 'old', deprecated: 'use --leader-elect-resource-name instead' });
+  s.var(o, 'old', {
+    name: 'lock-object-name',
+    type: t.string,
+    usage: 'old',
+    deprecated: 'use --leader-elect-resource-name instead',
+  });
   return { o, fss };
 }
 
@@ -61,7 +66,14 @@ describe('parseArgs (pflag semantics)', () => {
 
   it('accumulates repeatable flags and replaces the default on first use', () => {
     const { o, fss } = fixture();
-    const r = parseArgs(fss, ['--tls-sni-cert-key', 'a,b:*.x', '--tls-sni-cert-key=c,d', '--list=x,y', '--list', 'z']);
+    const r = parseArgs(fss, [
+      '--tls-sni-cert-key',
+      'a,b:*.x',
+      '--tls-sni-cert-key=c,d',
+      '--list=x,y',
+      '--list',
+      'z',
+    ]);
     expect(r.errors).toEqual([]);
     expect(o.sni).toEqual(['a,b:*.x', 'c,d']);
     expect(o.list).toEqual(['x', 'y', 'z']);
@@ -123,7 +135,10 @@ describe('parseArgs (pflag semantics)', () => {
 
   it('rejects bad syntax', () => {
     const { fss } = fixture();
-    expect(parseArgs(fss, ['---x', '--=1']).errors).toEqual(['bad flag syntax: ---x', 'bad flag syntax: --=1']);
+    expect(parseArgs(fss, ['---x', '--=1']).errors).toEqual([
+      'bad flag syntax: ---x',
+      'bad flag syntax: --=1',
+    ]);
   });
 
   it('refuses to register the same flag twice', () => {

@@ -31,7 +31,8 @@ describe('scalar types', () => {
     ['-2', -2],
   ])('float %s', (raw, v) => expect(parse(t.float, raw)).toBe(v));
 
-  it('float rejects junk', () => expect(() => parse(t.float, '1x')).toThrow('strconv.ParseFloat: parsing "1x": invalid syntax'));
+  it('float rejects junk', () =>
+    expect(() => parse(t.float, '1x')).toThrow('strconv.ParseFloat: parsing "1x": invalid syntax'));
 });
 
 describe('list and map types', () => {
@@ -63,7 +64,8 @@ describe('list and map types', () => {
 
 describe('network types', () => {
   it.each([['127.0.0.1'], ['::1'], ['0.0.0.0'], ['']])('ip %j', (raw) => expect(parse(t.ip, raw)).toBe(raw));
-  it('ip rejects junk', () => expect(() => parse(t.ip, '300.1.1.1')).toThrow('failed to parse IP: "300.1.1.1"'));
+  it('ip rejects junk', () =>
+    expect(() => parse(t.ip, '300.1.1.1')).toThrow('failed to parse IP: "300.1.1.1"'));
 
   it('cidrs', () => {
     expect(parse(t.cidrs, '130.211.0.0/22,35.191.0.0/16')).toEqual(['130.211.0.0/22', '35.191.0.0/16']);
@@ -86,8 +88,12 @@ describe('network types', () => {
     expect(parse(t.namedCertKey, 'a.crt,a.key:*.example.com, foo.com')).toEqual([
       { certFile: 'a.crt', keyFile: 'a.key', names: ['*.example.com', 'foo.com'] },
     ]);
-    expect(parse(t.namedCertKey, 'b.crt,b.key', [{ certFile: 'a', keyFile: 'b', names: [] }])).toHaveLength(2);
-    expect(() => parse(t.namedCertKey, 'only.crt')).toThrow('expected comma separated certificate and key file paths');
+    expect(parse(t.namedCertKey, 'b.crt,b.key', [{ certFile: 'a', keyFile: 'b', names: [] }])).toHaveLength(
+      2,
+    );
+    expect(() => parse(t.namedCertKey, 'only.crt')).toThrow(
+      'expected comma separated certificate and key file paths',
+    );
     expect(() => parse(t.namedCertKey, 'a,b:')).toThrow('empty names list is not allowed');
   });
 });

@@ -173,7 +173,11 @@ export function parseCidr(raw: string): string {
 /** A comma-separated list of CIDRs (--cloud-provider-vendor-l7lb-src-cidrs). */
 export const cidrs: FlagType<readonly string[]> = {
   typeName: 'cidrs',
-  parse: (raw) => raw.split(',').filter((s) => s.trim() !== '').map(parseCidr),
+  parse: (raw) =>
+    raw
+      .split(',')
+      .filter((s) => s.trim() !== '')
+      .map(parseCidr),
   format: (v) => v.join(','),
   isZero: (v) => v.length === 0,
 };
@@ -227,7 +231,8 @@ export const namedCertKey: FlagType<readonly NamedCertKey[]> = {
     const entry = { certFile: (parts[0] ?? '').trim(), keyFile: (parts[1] ?? '').trim(), names };
     return first ? [entry] : [...current, entry];
   },
-  format: (v) => `[${v.map((e) => `${e.certFile},${e.keyFile}${e.names.length ? ':' + e.names.join(',') : ''}`).join(';')}]`,
+  format: (v) =>
+    `[${v.map((e) => `${e.certFile},${e.keyFile}${e.names.length ? ':' + e.names.join(',') : ''}`).join(';')}]`,
   isZero: (v) => v.length === 0,
 };
 

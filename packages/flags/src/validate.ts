@@ -1,3 +1,5 @@
+import type { Duration } from './duration.js';
+
 /** Small validation helpers shared by the options modules; each returns a message or nothing. */
 
 export function checkPort(flag: string, port: number, { allowZero }: { allowZero: boolean }): string[] {
@@ -25,9 +27,38 @@ export function checkPaired(a: [string, string], b: [string, string]): string[] 
 export function checkOneOf(flag: string, value: string, allowed: readonly string[]): string[] {
   return allowed.includes(value)
     ? []
-    : [`--${flag} ${JSON.stringify(value)} is not supported; supported values: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`];
+    : [
+        `--${flag} ${JSON.stringify(value)} is not supported; supported values: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+      ];
 }
 
-export function checkEachOneOf(flag: string, values: readonly string[], allowed: readonly string[]): string[] {
+export function checkEachOneOf(
+  flag: string,
+  values: readonly string[],
+  allowed: readonly string[],
+): string[] {
   return values.flatMap((v) => checkOneOf(flag, v, allowed));
+}
+
+export function checkDurationNonNegative(flag: string, value: Duration): string[] {
+  return value.nanoseconds < 0n ? [`--${flag} must not be negative, got ${value.toString()}`] : [];
+}
+
+export function checkDurationPositive(flag: string, value: Duration): string[] {
+  return value.nanoseconds <= 0n ? [`--${flag} must be greater than 0, got ${value.toString()}`] : [];
+}
+
+/** One line per value given more than once; list order is significant to the user, so name it. */
+export function checkNoDuplicates(flag: string, values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const reported = new Set<string>();
+  const out: string[] = [];
+  for (const v of values) {
+    if (seen.has(v) && !reported.has(v)) {
+      out.push(`--${flag} lists ${JSON.stringify(v)} more than once`);
+      reported.add(v);
+    }
+    seen.add(v);
+  }
+  return out;
 }

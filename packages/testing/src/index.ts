@@ -1,1 +1,2 @@
-export {};
+export { runNode, DaemonProcess, type ProcessResult } from './process.js';
+export { specOptions, specPath } from './spec-options.js';

@@ -1,0 +1,2 @@
+export { setupSignalHandler, whenAborted, type ShutdownSignal, type SignalSource } from './signals.js';
+export { runDaemon, processIO, type Completion, type DaemonDefinition, type DaemonIO } from './run-daemon.js';

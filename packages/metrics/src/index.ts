@@ -1,0 +1,6 @@
+export {
+  MetricsOptions,
+  type MetricLabelAllowList,
+  type MetricsConfig,
+  type PlatformVersion,
+} from './metrics-options.js';
