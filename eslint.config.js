@@ -14,10 +14,19 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': [
         'error',
+        { patterns: [{ group: ['@keel/*/src/*', '@keel/*/src'], message: 'Import a package through its public index.' }] },
+      ],
+    },
+  },
+  {
+    files: ['packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
         {
           patterns: [
             { group: ['@keel/*/src/*', '@keel/*/src'], message: 'Import a package through its public index.' },
-            { group: ['**/apps/*', '../../apps/*'], message: 'Packages never import apps.' },
+            { group: ['**/apps/**', '@keel/apiserver', '@keel/scheduler'], message: 'Packages never import apps.' },
           ],
         },
       ],

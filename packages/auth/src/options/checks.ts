@@ -1,4 +1,3 @@
-import type { Duration } from '@keel/flags';
 
 /** Validation helpers the auth options share; each returns zero or more message lines. */
 
