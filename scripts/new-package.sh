@@ -10,6 +10,7 @@ cat > "$dir/package.json" <<JSON
   "version": "0.1.0",
   "private": true,
   "type": "module",
+  "files": ["dist"],
   "exports": {
     ".": {
       "@keel/source": "./src/index.ts",

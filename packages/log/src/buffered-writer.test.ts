@@ -19,18 +19,19 @@ class StalledStream extends Writable {
 }
 
 describe('BufferedWriter', () => {
-  it('flushes at the interval after the first buffered line, in one write', async () => {
-    vi.useFakeTimers();
+  it('writes the lines of one event-loop turn together at the end of that turn, not after the interval', async () => {
     const stream = new CaptureStream();
-    const w = new BufferedWriter(stream, { flushIntervalMs: 100 });
+    const w = new BufferedWriter(stream, { flushIntervalMs: 60_000 });
     w.write('a\n');
-    await vi.advanceTimersByTimeAsync(60);
     w.write('b\n');
-    await vi.advanceTimersByTimeAsync(39);
     expect(stream.text).toBe('');
-    await vi.advanceTimersByTimeAsync(1);
+    await new Promise((r) => setImmediate(r));
     expect(stream.text).toBe('a\nb\n');
     expect(stream.writes).toBe(1);
+    w.write('c\n');
+    await new Promise((r) => setImmediate(r));
+    expect(stream.text).toBe('a\nb\nc\n');
+    expect(stream.writes).toBe(2);
   });
 
   it('does not tick while idle', async () => {

@@ -9,15 +9,17 @@ export interface BufferedWriterOptions {
 const DEFAULT_MAX_BUFFER_CHARS = 64 * 1024;
 
 /**
- * klog's buffering in front of a stream: lines collect in memory and go out in one write when the
- * flush interval has passed since the first of them, when the buffer is full, when an error line
- * arrives, or on flush(). This keeps a busy daemon from making one write system call per line while
- * bounding how stale the log can be.
+ * Buffering in front of a stream: lines collect in memory and go out in one write at the end of
+ * the event-loop turn that produced them, when the buffer is full, when an error line arrives, or
+ * on flush(). A burst of lines costs one write system call, yet nothing waits for a timer: klog
+ * writes its standard-error lines at once, and a daemon that shows its first line 5 s late looks
+ * hung. The flush interval remains the upper bound, for a loop so busy the end-of-turn write is late.
  */
 export class BufferedWriter {
   private chunks: string[] = [];
   private size = 0;
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private closed = false;
   // Writes complete in order, so waiting for the last one waits for all; it resolves to its error, if any.
   private lastWrite: Promise<Error | undefined> = Promise.resolve(undefined);
@@ -49,6 +51,11 @@ export class BufferedWriter {
       }, this.flushIntervalMs);
       // A pending flush must not keep a finished process alive; close() flushes on the way out.
       this.timer.unref();
+      this.immediate = setImmediate(() => {
+        this.immediate = undefined;
+        this.writeOut();
+      });
+      this.immediate.unref();
     }
   }
 
@@ -76,6 +83,10 @@ export class BufferedWriter {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
+    }
+    if (this.immediate !== undefined) {
+      clearImmediate(this.immediate);
+      this.immediate = undefined;
     }
     if (this.chunks.length === 0) return;
     const data = this.chunks.join('');
