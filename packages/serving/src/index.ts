@@ -11,3 +11,33 @@ export {
   preferredCipherNames,
   type CipherSuite,
 } from './cipher-suites.js';
+export {
+  createSecureServer,
+  SecureServer,
+  type ListeningAddress,
+  type SecureServerOptions,
+  type ServingCertificate,
+} from './secure-server.js';
+export {
+  Drainer,
+  type DrainerOptions,
+  type RequestHandler,
+  type ShutdownOptions,
+  type ShutdownResult,
+} from './drain.js';
+export { retryAfterExemption, writeRetryAfter, RETRY_AFTER_SECONDS, SHUTDOWN_MESSAGE } from './retry-after.js';
+export { ServingError } from './errors.js';
+export {
+  apiserverCertFileNames,
+  ensureSelfSignedCert,
+  pairFileNames,
+  selfSignedHosts,
+  type EnsureSelfSignedOptions,
+  type SelfSignedCert,
+  type SelfSignedFileNames,
+  type SelfSignedHostsInput,
+} from './tls/self-signed.js';
+export { buildNameMap, extractNames, loadSniCertificates, lookupName, sniCallback, type SniCertificate } from './tls/sni.js';
+export { cipherKeyMismatch, contextOptions, readCABundle, serverTlsOptions, type ServerTlsOptions } from './tls/tls-options.js';
+export { peerIdentity, type PeerIdentity, type PeerIdentityError } from './tls/peer-identity.js';
+export { certificateNames, parseCertKeyPair, readCertKeyFiles, type CertKeyPair, type CertificateNames } from './tls/cert-key.js';
