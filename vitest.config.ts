@@ -13,5 +13,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', './scripts/summary-reporter.ts'],
     pool: 'forks',
+    // One real redis-server for the run (or REDIS_URL): the Redis suites never use a mock.
+    globalSetup: ['./test/global-setup.ts'],
   },
 });

@@ -9,3 +9,43 @@ export {
   type StoreOverride,
   type StoreTls,
 } from './store-options.js';
+export type {
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Preconditions,
+  Predicate,
+  ResourceVersionMatch,
+  Storage,
+  StoredMeta,
+  StoredObject,
+  TtlOption,
+  UpdateOptions,
+  WatchEvent,
+  WatchOptions,
+} from './storage.js';
+export {
+  isStorageError,
+  StorageError,
+  storageErrorCodes,
+  type StorageErrorCode,
+  type StorageErrorDetails,
+} from './errors.js';
+export { decodeContinue, encodeContinue, type ContinuePosition } from './continue.js';
+export type { CommonStorageOptions } from './generic-storage.js';
+export { createMemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.js';
+export type { Clock } from './memory/memory-backend.js';
+export {
+  createRedisStorage,
+  type RedisClientStorageOptions,
+  type RedisStorageOptions,
+  type RedisUrlStorageOptions,
+} from './redis/redis-storage.js';
+export {
+  createRedisClient,
+  type RedisClient,
+  type RedisConnectionOptions,
+  type RedisTlsFiles,
+} from './redis/connection.js';

@@ -1,2 +1,3 @@
 export { runNode, DaemonProcess, type ProcessResult } from './process.js';
 export { specOptions, specPath } from './spec-options.js';
+export { freePort, startRedisServer, type RedisServer, type RedisServerOptions } from './redis-server.js';

@@ -1,0 +1,191 @@
+import { invalidObject, keyExists, keyNotFound, preconditionFailed, StorageError } from './errors.js';
+import { compactionJob, reaperJob, Ticker } from './jobs.js';
+import { listObjects } from './list.js';
+import { decodeObject, decodeRaw, encodeObject, metaOf, ttlToMs } from './objects.js';
+import { startWatch, type RegisteredWatch } from './watch/watch.js';
+import type { RawObject, StorageBackend } from './backend.js';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Preconditions,
+  Storage,
+  StoredObject,
+  UpdateOptions,
+  WatchEvent,
+  WatchOptions,
+} from './storage.js';
+
+/** Tuning shared by both backends. All durations in milliseconds. */
+export interface CommonStorageOptions {
+  /** History kept for watch and list-at-revision (1–2 intervals); 0 disables compaction. @default 300000 */
+  readonly compactionIntervalMs?: number;
+  /** How often expired objects are deleted. @default 1000 */
+  readonly reaperIntervalMs?: number;
+  /** Events a watcher may have unread before it is closed with an ERROR. @default 1000 */
+  readonly watchBufferSize?: number;
+  /** Period of BOOKMARK events for watches that asked for them. @default 60000 */
+  readonly bookmarkIntervalMs?: number;
+  /** How long a read for a future resourceVersion waits before TooLargeResourceVersion. @default 3000 */
+  readonly resourceVersionWaitMs?: number;
+  /** Failures of background jobs (compaction, reaper); they are retried at the next tick. */
+  readonly onBackgroundError?: (err: unknown, job: 'compaction' | 'reaper') => void;
+}
+
+/** Everything of the Storage contract that does not depend on the backend. */
+export class GenericStorage implements Storage {
+  private readonly watches = new Set<RegisteredWatch>();
+  private readonly tickers: Ticker[];
+  private closed = false;
+
+  constructor(
+    private readonly backend: StorageBackend,
+    private readonly opts: CommonStorageOptions = {},
+  ) {
+    const onError = (job: 'compaction' | 'reaper') => (err: unknown) => opts.onBackgroundError?.(err, job);
+    this.tickers = [
+      new Ticker(opts.compactionIntervalMs ?? 300_000, compactionJob(backend), onError('compaction')).start(),
+      new Ticker(opts.reaperIntervalMs ?? 1_000, reaperJob(backend), onError('reaper')).start(),
+      new Ticker(
+        opts.bookmarkIntervalMs ?? 60_000,
+        () => this.sendBookmarks(),
+        () => undefined,
+      ).start(),
+    ];
+  }
+
+  async create<T extends object = StoredObject>(key: string, obj: T, opts: CreateOptions = {}): Promise<T> {
+    if (metaOf(obj)?.resourceVersion)
+      throw invalidObject('resourceVersion should not be set on objects to be created', key);
+    const value = encodeObject(obj, key);
+    const ttlMs = ttlToMs(opts.ttlSeconds, key);
+    if (opts.dryRun) {
+      if (await this.backend.read(key)) throw keyExists(key);
+      return JSON.parse(value) as T;
+    }
+    const res = await this.backend.write({
+      kind: 'create',
+      key,
+      value,
+      ...(ttlMs === undefined ? {} : { ttlMs }),
+    });
+    if (!res.ok) throw keyExists(key);
+    return decodeObject<T>(value, res.rv);
+  }
+
+  get<T extends object = StoredObject>(
+    key: string,
+    opts?: GetOptions & { ignoreNotFound?: false },
+  ): Promise<T>;
+  get<T extends object = StoredObject>(key: string, opts: GetOptions): Promise<T | undefined>;
+  async get<T extends object = StoredObject>(key: string, opts: GetOptions = {}): Promise<T | undefined> {
+    const raw = await this.backend.read(key);
+    if (raw) return decodeRaw<T>(raw);
+    if (opts.ignoreNotFound) return undefined;
+    throw keyNotFound(key);
+  }
+
+  list<T extends object = StoredObject>(prefix: string, opts: ListOptions<T> = {}): Promise<ListResult<T>> {
+    return listObjects(this.backend, prefix, opts, this.opts.resourceVersionWaitMs ?? 3_000);
+  }
+
+  async guaranteedUpdate<T extends object = StoredObject>(
+    key: string,
+    tryUpdate: (current: T | undefined) => T | Promise<T>,
+    opts: UpdateOptions<T> = {},
+  ): Promise<T> {
+    for (;;) {
+      const raw = await this.backend.read(key);
+      if (!raw && !opts.ignoreNotFound) throw keyNotFound(key);
+      const current = raw && decodeRaw<T>(raw);
+      if (current) checkPreconditions(key, current, opts.precondition);
+      const next = await tryUpdate(current && decodeRaw<T>(raw));
+      const value = encodeObject(next, key);
+      const ttlSeconds =
+        typeof opts.ttlSeconds === 'function' ? opts.ttlSeconds(next, current) : opts.ttlSeconds;
+      const ttlMs = ttlToMs(ttlSeconds, key);
+      // Like etcd3's GuaranteedUpdate: an unchanged object is not written and keeps its version.
+      if (raw && value === raw.value && ttlMs === undefined) return decodeRaw<T>(raw);
+      if (opts.dryRun) return raw ? decodeObject<T>(value, raw.modRV) : (JSON.parse(value) as T);
+      const res = await this.backend.write({
+        kind: 'update',
+        key,
+        value,
+        expectRV: raw?.modRV ?? 0,
+        ...(ttlMs === undefined ? {} : { ttlMs }),
+      });
+      if (res.ok) return decodeObject<T>(value, res.rv);
+      // Someone wrote (or deleted, or created) the key since we read it: read again and retry.
+    }
+  }
+
+  async delete<T extends object = StoredObject>(key: string, opts: DeleteOptions = {}): Promise<T> {
+    for (;;) {
+      const raw: RawObject | undefined = await this.backend.read(key);
+      if (!raw) throw keyNotFound(key);
+      const current = decodeRaw<T>(raw);
+      checkPreconditions(key, current, opts.precondition);
+      if (opts.dryRun) return current;
+      const res = await this.backend.write({ kind: 'delete', key, expectRV: raw.modRV });
+      if (res.ok) return current;
+      if (res.reason === 'notfound') throw keyNotFound(key);
+    }
+  }
+
+  watch<T extends object = StoredObject>(
+    prefix: string,
+    opts: WatchOptions<T>,
+  ): AsyncIterable<WatchEvent<T>> {
+    if (this.closed) throw new StorageError('Unreachable', 'storage is closed');
+    return startWatch<T>(
+      {
+        backend: this.backend,
+        bufferSize: this.opts.watchBufferSize ?? 1_000,
+        register: (w) => {
+          this.watches.add(w);
+          return () => this.watches.delete(w);
+        },
+      },
+      prefix,
+      opts,
+    );
+  }
+
+  async currentResourceVersion(): Promise<string> {
+    return String(await this.backend.currentRV());
+  }
+
+  healthCheck(timeoutMs: number): Promise<void> {
+    return this.backend.ping(timeoutMs);
+  }
+
+  readinessCheck(timeoutMs: number): Promise<void> {
+    return this.backend.ping(timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of [...this.watches]) w.end();
+    await Promise.all(this.tickers.map((t) => t.stop()));
+    await this.backend.close();
+  }
+
+  private sendBookmarks(): Promise<void> {
+    const position = this.backend.hub.position;
+    for (const w of this.watches) if (w.bookmarks) w.bookmark(position);
+    return Promise.resolve();
+  }
+}
+
+function checkPreconditions(key: string, current: object, pre: Preconditions | undefined): void {
+  if (!pre) return;
+  const meta = metaOf(current);
+  const uid = String(meta?.uid ?? '');
+  if (pre.uid !== undefined && pre.uid !== uid) throw preconditionFailed(key, 'UID', pre.uid, uid);
+  const rv = meta?.resourceVersion ?? '';
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv)
+    throw preconditionFailed(key, 'ResourceVersion', pre.resourceVersion, rv);
+}

@@ -1,0 +1,103 @@
+import { LuaScript } from './scripts.js';
+
+/**
+ * One list page at snapshot S, MVCC-style (the same algorithm as memory/snapshot-page.ts):
+ * walk the lexicographic index from `start` (ZRANGEBYLEX, O(log N + page)), then correct each
+ * key with the log entries newer than S — the first entry of a key after S holds its state at
+ * S, so creates after S are skipped, updates show the old value and deletes are merged back in.
+ * The cost is O(log N + page + writes since S), never O(N).
+ *
+ * KEYS: rv, index, log, compacted. ARGV: object key prefix, key prefix, start (inclusive),
+ * count, S ('' = current). Returns {'ok', S, more, remaining, {key, value, rv, ...}},
+ * {'expired', compacted} or {'toolarge', current}.
+ */
+export const pageScript = new LuaScript(`
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+local compacted = tonumber(redis.call('GET', KEYS[4]) or '0')
+local S = cur
+if ARGV[5] ~= '' then S = tonumber(ARGV[5]) end
+if S > cur then return {'toolarge', cur} end
+if S < compacted then return {'expired', compacted} end
+local objPrefix, prefix, start, count = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local plen = #prefix
+local function inPrefix(k) return string.sub(k, 1, plen) == prefix end
+-- Byte order like ZRANGEBYLEX; Lua's < on strings follows the server's locale.
+local function lt(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+local undo, undoKeys = {}, {}
+if S < cur then
+  for _, e in ipairs(redis.call('XRANGE', KEYS[3], string.format('%d-0', S + 1), '+')) do
+    local f, k, p, r = e[2], nil, false, false
+    for i = 1, #f, 2 do
+      if f[i] == 'k' then k = f[i + 1] elseif f[i] == 'p' then p = f[i + 1] elseif f[i] == 'r' then r = f[i + 1] end
+    end
+    if k and undo[k] == nil and inPrefix(k) and not lt(k, start) then
+      undo[k] = {p, r}
+      undoKeys[#undoKeys + 1] = k
+    end
+  end
+end
+local revived = {}
+for _, k in ipairs(undoKeys) do
+  if undo[k][1] and not redis.call('ZSCORE', KEYS[2], k) then revived[#revived + 1] = k end
+end
+table.sort(revived, lt)
+
+local out, n, want, r = {}, 0, count + 1, 1
+local function push(k, v, rv)
+  out[#out + 1] = k; out[#out + 1] = v; out[#out + 1] = rv
+  n = n + 1
+end
+local function pushRevivedBefore(k)
+  while r <= #revived and n < want and (k == nil or lt(revived[r], k)) do
+    local rk = revived[r]
+    push(rk, undo[rk][1], undo[rk][2])
+    r = r + 1
+  end
+end
+local cursor, done = '[' .. start, false
+while n < want and not done do
+  local keys = redis.call('ZRANGEBYLEX', KEYS[2], cursor, '+', 'LIMIT', 0, want)
+  if #keys < want then done = true end
+  for _, k in ipairs(keys) do
+    if not inPrefix(k) then done = true; break end
+    pushRevivedBefore(k)
+    if n >= want then break end
+    local u = undo[k]
+    if u then
+      if u[1] then push(k, u[1], u[2]) end
+    else
+      local h = redis.call('HMGET', objPrefix .. k, 'v', 'rv')
+      if h[1] then push(k, h[1], h[2]) end
+    end
+    if n >= want then break end
+    cursor = '(' .. k
+  end
+end
+pushRevivedBefore(nil)
+
+local more, remaining = n > count, 0
+if more then
+  out[#out] = nil; out[#out] = nil; out[#out] = nil
+  local last = out[#out - 2]
+  local i = plen
+  while i > 0 and string.byte(prefix, i) == 255 do i = i - 1 end
+  local upper = '+'
+  if i > 0 then upper = '(' .. string.sub(prefix, 1, i - 1) .. string.char(string.byte(prefix, i) + 1) end
+  remaining = redis.call('ZLEXCOUNT', KEYS[2], '(' .. last, upper)
+  for _, k in ipairs(undoKeys) do
+    if lt(last, k) then
+      if undo[k][1] then remaining = remaining + 1 end
+      if redis.call('ZSCORE', KEYS[2], k) then remaining = remaining - 1 end
+    end
+  end
+end
+return {'ok', S, more and 1 or 0, remaining, out}
+`);

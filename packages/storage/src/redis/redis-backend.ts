@@ -1,0 +1,143 @@
+import { storageTimeout } from '../errors.js';
+import { command, type RedisClient } from './connection.js';
+import { pageScript } from './page-script.js';
+import { isNoScript, mapRedisError } from './redis-errors.js';
+import { compactScript, readLogScript, reapScript, writeScript, type LuaScript } from './scripts.js';
+import { parseLogEntry, RedisWatchHub } from './watch-hub.js';
+import type {
+  LogRead,
+  PageRequest,
+  PageResult,
+  RawObject,
+  StorageBackend,
+  WriteOp,
+  WriteResult,
+} from '../backend.js';
+import type { Keyspace } from './keyspace.js';
+
+export interface RedisBackendOptions {
+  readonly client: RedisClient;
+  /** Closed with the backend; the caller keeps ownership of `client` unless it is listed here. */
+  readonly owned: readonly RedisClient[];
+  readonly keys: Keyspace;
+  readonly blocking: () => RedisClient;
+  readonly blockMs: number;
+  readonly expirySafetyMarginMs: number;
+}
+
+/** Objects reaped per script run: bounds how long one run holds Redis. */
+const reapBatch = 500;
+
+/** The Redis primitives; every write and every snapshot read is one Lua script. */
+export class RedisBackend implements StorageBackend {
+  readonly hub: RedisWatchHub;
+  private readonly client: RedisClient;
+  private readonly keys: Keyspace;
+
+  constructor(private readonly opts: RedisBackendOptions) {
+    this.client = opts.client;
+    this.keys = opts.keys;
+    this.hub = new RedisWatchHub(opts.client, opts.blocking, opts.keys, opts.blockMs);
+  }
+
+  private async call(name: string, args: (string | number)[]): Promise<unknown> {
+    try {
+      return await command(this.client, name, args);
+    } catch (err) {
+      throw mapRedisError(err);
+    }
+  }
+
+  /** EVALSHA, loading the script with EVAL when Redis does not know it (first use, restart). */
+  private async eval(script: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
+    try {
+      return await command(this.client, 'EVALSHA', [script.sha, keys.length, ...keys, ...args]);
+    } catch (err) {
+      if (!isNoScript(err)) throw mapRedisError(err);
+    }
+    return this.call('EVAL', [script.source, keys.length, ...keys, ...args]);
+  }
+
+  async read(key: string): Promise<RawObject | undefined> {
+    const [value, rv] = (await this.call('HMGET', [this.keys.object(key), 'v', 'rv'])) as [
+      string | null,
+      string | null,
+    ];
+    return value === null ? undefined : { key, value, modRV: Number(rv) };
+  }
+
+  async write(op: WriteOp): Promise<WriteResult> {
+    const k = this.keys;
+    const value = op.kind === 'delete' ? '' : op.value;
+    const expect = op.kind === 'create' ? '' : String(op.expectRV);
+    const ttl = op.kind === 'delete' || op.ttlMs === undefined ? '' : String(op.ttlMs);
+    const [status, rv] = (await this.eval(
+      writeScript,
+      [k.rv, k.index, k.expiry, k.log, k.object(op.key)],
+      [op.kind, op.key, value, expect, ttl, this.opts.expirySafetyMarginMs],
+    )) as [string, number | undefined];
+    if (status === 'ok') return { ok: true, rv: Number(rv) };
+    return { ok: false, reason: status as 'exists' | 'conflict' | 'notfound' };
+  }
+
+  async page(req: PageRequest): Promise<PageResult> {
+    const k = this.keys;
+    const reply = (await this.eval(
+      pageScript,
+      [k.rv, k.index, k.log, k.compacted],
+      [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV],
+    )) as [string, number, number?, number?, string[]?];
+    if (reply[0] === 'expired') return { kind: 'expired', compacted: reply[1] };
+    if (reply[0] === 'toolarge') return { kind: 'toolarge', current: reply[1] };
+    const flat = reply[4] ?? [];
+    const items: RawObject[] = [];
+    for (let i = 0; i + 2 < flat.length; i += 3)
+      items.push({ key: flat[i]!, value: flat[i + 1]!, modRV: Number(flat[i + 2]) });
+    return { kind: 'ok', rv: reply[1], items, more: reply[2] === 1, remaining: reply[3] ?? 0 };
+  }
+
+  async readLog(afterRV: number, limit: number): Promise<LogRead> {
+    const k = this.keys;
+    const reply = (await this.eval(readLogScript, [k.compacted, k.log, k.rv], [afterRV, limit])) as [
+      string,
+      number,
+      [string, string[]][]?,
+    ];
+    if (reply[0] === 'expired') return { kind: 'expired', compacted: reply[1] };
+    return {
+      kind: 'ok',
+      current: reply[1],
+      entries: (reply[2] ?? []).map(([id, fields]) => parseLogEntry(id, fields)),
+    };
+  }
+
+  async currentRV(): Promise<number> {
+    return Number((await this.call('GET', [this.keys.rv])) ?? 0);
+  }
+
+  async compact(rv: number): Promise<void> {
+    await this.eval(compactScript, [this.keys.compacted, this.keys.log, this.keys.rv], [rv]);
+  }
+
+  async reapExpired(): Promise<number> {
+    const k = this.keys;
+    return Number(await this.eval(reapScript, [k.rv, k.index, k.expiry, k.log], [k.objectPrefix, reapBatch]));
+  }
+
+  async ping(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(storageTimeout(`PING within ${timeoutMs}ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([this.call('PING', []), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.hub.close();
+    await Promise.all(this.opts.owned.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+}
