@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { goJsonSyntaxError } from './go-json-syntax.js';
+
+describe('goJsonSyntaxError', () => {
+  it.each(['{}', '[]', ' {"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"]} ', '0', '"s"', '[ ]', '{ }', '1E5'])('%j is valid', (text) => {
+    expect(goJsonSyntaxError(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['', 'unexpected end of JSON input'],
+    ['{"a"', 'unexpected end of JSON input'],
+    ['[1,', 'unexpected end of JSON input'],
+    ['xyz', "invalid character 'x' looking for beginning of value"],
+    ["'a'", "invalid character '\\'' looking for beginning of value"],
+    ['{"a" 1}', "invalid character '1' after object key"],
+    ['{"a":1 "b"}', `invalid character '"' after object key:value pair`],
+    ['[1 2]', "invalid character '2' after array element"],
+    ['{1:2}', "invalid character '1' looking for beginning of object key string"],
+    ['{"a":1,}', "invalid character '}' looking for beginning of object key string"],
+    ['{} x', "invalid character 'x' after top-level value"],
+    ['"a\nb"', "invalid character '\\n' in string literal"],
+    ['"\\x"', "invalid character 'x' in string escape code"],
+    ['"\\u12g4"', "invalid character 'g' in \\u hexadecimal character escape"],
+    ['-a', "invalid character 'a' in numeric literal"],
+    ['1.e5', "invalid character 'e' after decimal point in numeric literal"],
+    // At the end Go feeds one space through the scanner, so a cut-off literal reports that space.
+    ['1e+', "invalid character ' ' in exponent of numeric literal"],
+    ['-', "invalid character ' ' in numeric literal"],
+    ['1ex', "invalid character 'x' in exponent of numeric literal"],
+    ['01', "invalid character '1' after top-level value"],
+    ['nul', "invalid character ' ' in literal null (expecting 'l')"],
+    ['"abc', 'unexpected end of JSON input'],
+    ['nope', "invalid character 'o' in literal null (expecting 'u')"],
+    ['tru3', "invalid character '3' in literal true (expecting 'e')"],
+    ['[é]', "invalid character 'Ã' looking for beginning of value"],
+  ])('%j → %s', (text, message) => {
+    expect(goJsonSyntaxError(text)).toBe(message);
+  });
+});
