@@ -1,26 +1,74 @@
+import { readFileSync } from 'node:fs';
 import { keelVersion } from '@keel/apimachinery';
-import { runDaemon, whenAborted, type DaemonDefinition } from '@keel/lifecycle';
+import {
+  buildAuthenticator,
+  buildAuthorizer,
+  ConfigError,
+  type BuiltAuthenticator,
+  type BuiltAuthorizer,
+} from '@keel/auth';
+import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
 import { apiServerCommand } from './command.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
+import { installEvents } from './resources/events.js';
+import { openStorage } from './server/storage-factory.js';
+import { runServer } from './server/server.js';
 
-async function run(config: ApiServerConfig, logger: Logger, signal: AbortSignal): Promise<number> {
+/** The configuration plus what completing it built: the authenticator and authorizer chains. */
+export interface CompletedApiServer {
+  readonly config: ApiServerConfig;
+  readonly logging: ApiServerConfig['logging'];
+  readonly authn: BuiltAuthenticator;
+  readonly authz: BuiltAuthorizer;
+}
+
+function readPem(path: string | undefined): string {
+  return path ? readFileSync(path, 'utf8') : '';
+}
+
+/** Applies the options and builds what reads files (token file, CAs, policies): problems become one line each. */
+function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
+  const config = options.complete();
+  try {
+    const authn = buildAuthenticator(config.authentication);
+    const authz = buildAuthorizer(config.authorization);
+    return {
+      config: { config, logging: config.logging, authn, authz },
+      warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings],
+    };
+  } catch (err) {
+    if (err instanceof ConfigError) return { errors: [err.message] };
+    throw err;
+  }
+}
+
+async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal): Promise<number> {
+  const { config } = done;
   logger.info('Starting Keel API server', {
     version: keelVersion,
     store: config.store.backend.kind,
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
-  await whenAborted(signal);
-  logger.info('Shutting down', { signal: String(signal.reason) });
-  return 0;
+  const storage = await openStorage(config.store, logger);
+  return runServer(config, logger, signal, {
+    storage,
+    authenticator: done.authn.authenticator,
+    authorizer: done.authz.authorizer,
+    clientCA: done.authn.clientCA ?? '',
+    clientCAFile: readPem(config.authentication.clientCAFile || undefined),
+    requestHeaderCA: readPem(config.authentication.requestHeader?.clientCAFile),
+    installResources: (dispatcher, defaults) =>
+      installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
+  });
 }
 
 /** keel-apiserver: flags, configuration, then the server until SIGTERM/SIGINT. */
 export function main(argv: readonly string[]): Promise<number> {
   const options = new ApiServerOptions();
-  const daemon: DaemonDefinition<ApiServerConfig> = {
+  const daemon: DaemonDefinition<CompletedApiServer> = {
     command: apiServerCommand(options),
-    complete: () => Promise.resolve({ config: options.complete(), warnings: options.warnings() }),
+    complete: () => Promise.resolve(complete(options)),
     run,
   };
   return runDaemon(daemon, argv);

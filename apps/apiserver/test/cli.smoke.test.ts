@@ -17,7 +17,19 @@ describe('keel-apiserver command line (built, plain node)', () => {
     for (const name of names) {
       expect(r.stdout, `--${name}`).toMatch(new RegExp(`--${name}[ =\\[\\n]`));
     }
-    for (const section of ['Generic', 'Store', 'Secure serving', 'Auditing', 'Features', 'Authentication', 'Authorization', 'Admission', 'Metrics', 'Logs', 'Global']) {
+    for (const section of [
+      'Generic',
+      'Store',
+      'Secure serving',
+      'Auditing',
+      'Features',
+      'Authentication',
+      'Authorization',
+      'Admission',
+      'Metrics',
+      'Logs',
+      'Global',
+    ]) {
       expect(r.stdout).toContain(`\n${section} flags:\n`);
     }
     expect(r.stdout).toMatch(/--event-ttl duration +.*\(default 1h0m0s\)/);
@@ -41,12 +53,18 @@ describe('keel-apiserver command line (built, plain node)', () => {
     [['--oidc-client-id=x'], /--oidc-issuer-url/],
     [['--tls-cert-file=/x.crt'], /--tls-private-key-file/],
     [['--service-account-signing-key-file=/k'], /--service-account-issuer/],
-    [['--enable-priority-and-fairness', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0'], /sum/],
+    [
+      ['--enable-priority-and-fairness', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0'],
+      /sum/,
+    ],
     [['--tls-cipher-suites=FOO'], /FOO/],
     [['--tls-min-version=VersionTLS99'], /VersionTLS99/],
     [['--audit-log-mode=sometimes'], /sometimes/],
     [['--store-servers=http://127.0.0.1:1'], /--store-servers/],
-    [['--event-ttl=5x'], /invalid argument "5x" for "--event-ttl" flag: time: unknown unit "x" in duration "5x"/],
+    [
+      ['--event-ttl=5x'],
+      /invalid argument "5x" for "--event-ttl" flag: time: unknown unit "x" in duration "5x"/,
+    ],
     [['--feature-gates=NoSuchGate=true'], /unrecognized feature gate: NoSuchGate/],
     [['--logging-format=json'], /--logging-format "json" is not supported/],
     [['--service-node-port-range=2-1'], /--service-node-port-range/],
@@ -62,21 +80,35 @@ describe('keel-apiserver command line (built, plain node)', () => {
   it('reports all problems at once', async () => {
     const r = await runNode(entry, ['--bogus', '--secure-port=abc', '--oidc-client-id=x', '--event-ttl=0s']);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim().split('\n').filter((l) => l.startsWith('Error: ')).length).toBeGreaterThanOrEqual(4);
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('Error: ')).length,
+    ).toBeGreaterThanOrEqual(4);
   });
 
   it('warns about a deprecated flag and names its replacement', async () => {
-    const d = DaemonProcess.start(entry, ['--master-service-namespace=other', '--bind-address=127.0.0.1', '--secure-port=16443']);
+    const d = DaemonProcess.start(entry, [
+      '--master-service-namespace=other',
+      '--bind-address=127.0.0.1',
+      '--secure-port=16443',
+    ]);
     await d.waitFor(/Starting Keel API server/);
     expect(d.stderr).toContain('Flag --master-service-namespace has been deprecated');
     expect((await d.stop()).code).toBe(0);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('runs until %s, then exits 0, logging its flags at -v=1', async (sig) => {
-    const d = DaemonProcess.start(entry, ['-v=1', '--bind-address=127.0.0.1', '--secure-port=16444']);
-    await d.waitFor(/Starting Keel API server/);
-    expect(d.stderr).toMatch(/"FLAG: --event-ttl=\\"1h0m0s\\""/);
-    expect(d.stderr).toMatch(/^I\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w.-]+:\d+\] "Starting Keel API server"/m);
-    expect((await d.stop(sig)).code).toBe(0);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'runs until %s, then exits 0, logging its flags at -v=1',
+    async (sig) => {
+      const d = DaemonProcess.start(entry, ['-v=1', '--bind-address=127.0.0.1', '--secure-port=16444']);
+      await d.waitFor(/Starting Keel API server/);
+      expect(d.stderr).toMatch(/"FLAG: --event-ttl=\\"1h0m0s\\""/);
+      expect(d.stderr).toMatch(
+        /^I\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [\w.-]+:\d+\] "Starting Keel API server"/m,
+      );
+      expect((await d.stop(sig)).code).toBe(0);
+    },
+  );
 });

@@ -30,3 +30,62 @@ export {
   type ServiceAccountConfig,
 } from './options/service-account-options.js';
 export { WEBHOOK_VERSIONS } from './options/checks.js';
+
+export { ConfigError } from './config-error.js';
+export {
+  ALL_AUTHENTICATED,
+  ALL_UNAUTHENTICATED,
+  ANONYMOUS_USER,
+  CREDENTIAL_ID_KEY,
+  SYSTEM_PRIVILEGED_GROUP,
+  isError,
+  isUser,
+  newAuthenticationContext,
+  type AuthenticationContext,
+  type AuthenticationError,
+  type AuthenticationRequest,
+  type AuthenticationResult,
+  type Authenticator,
+  type TokenAuthenticator,
+  type UserInfo,
+} from './authn/types.js';
+export { stripCredentialHeaders, warningHeaderValue, type MutableRequest } from './authn/headers.js';
+export {
+  BearerTokenAuthenticator,
+  EXTRA_SPACE_WARNING,
+  INVALID_BEARER_TOKEN,
+  parseBearerHeader,
+  type BearerToken,
+} from './authn/bearer-token.js';
+export { loadTokenFile, TokenFileAuthenticator, type StaticTokens } from './authn/token-file.js';
+export { X509Authenticator } from './authn/x509.js';
+export { parseCertificates } from './authn/cert-chain.js';
+export { RequestHeaderAuthenticator, type RequestHeaderSettings } from './authn/request-header.js';
+export {
+  LEGACY_ISSUER,
+  SA_EXTRA,
+  ServiceAccountTokenAuthenticator,
+  type ServiceAccountTokenSettings,
+} from './authn/service-account.js';
+export { SERVICE_ACCOUNT_ALGORITHMS } from './authn/jwt.js';
+export { loadServiceAccountKeys, parsePublicKeysPem } from './authn/service-account-keys.js';
+export {
+  AnonymousAuthenticator,
+  AuthenticatedGroupAdder,
+  FallbackOnNoCredentials,
+  UnionAuthenticator,
+  UnionTokenAuthenticator,
+} from './authn/union.js';
+export { buildAuthenticator, type AuthenticatorDeps, type BuiltAuthenticator } from './authn/build.js';
+
+export type { Attributes, Authorizer, Decision } from './authz/types.js';
+export {
+  AlwaysAllowAuthorizer,
+  AlwaysDenyAuthorizer,
+  PrivilegedGroupAuthorizer,
+  UnionAuthorizer,
+} from './authz/builtin.js';
+export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } from './authz/abac.js';
+export type { PolicySpec } from './authz/abac-policy.js';
+export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
+export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';

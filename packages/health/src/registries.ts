@@ -93,6 +93,15 @@ export class HealthRegistries {
     this.#add([this.#healthz, checks], [this.#livez, livez], [this.#readyz, checks]);
   }
 
+  /**
+   * One boot-sequence check whose `/readyz` form differs (the store: a liveness round trip with
+   * --store-healthcheck-timeout, readiness with --store-readycheck-timeout); both carry one name.
+   */
+  addBootSequenceCheck(check: HealthChecker, readiness: HealthChecker = check): void {
+    const livez = this.#graceful ? this.#withGracePeriod(check) : check;
+    this.#add([this.#healthz, [check]], [this.#livez, [livez]], [this.#readyz, [readiness]]);
+  }
+
   /** Adds to `/readyz` only (e.g. `shutdown`, informer sync). */
   addReadyzChecks(...checks: HealthChecker[]): void {
     this.#add([this.#readyz, checks]);

@@ -1,3 +1,11 @@
 export { runNode, DaemonProcess, type ProcessResult } from './process.js';
 export { specOptions, specPath } from './spec-options.js';
 export { freePort, startRedisServer, type RedisServer, type RedisServerOptions } from './redis-server.js';
+export {
+  TestApiServer,
+  apiServerEntry,
+  ADMIN_TOKEN,
+  USER_TOKEN,
+  type ApiResponse,
+  type RequestOptions,
+} from './api-server.js';

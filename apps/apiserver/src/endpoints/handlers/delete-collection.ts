@@ -1,0 +1,15 @@
+import { writeObject } from '../respond.js';
+import { deleteOptions } from './delete.js';
+import { listBody, listOptions, listQuery } from './list-body.js';
+import type { Handler } from './scope.js';
+
+/** DELETE a collection: every selected object, --delete-collection-workers at a time; 200 with the deleted list. */
+export const deleteCollectionResource: Handler = async (scope, r) => {
+  const list = listOptions(scope.view, r);
+  const opts = await deleteOptions(scope, r);
+  const result = await scope.store.deleteCollection(r.info.namespace, listQuery(list), {
+    dryRun: opts.dryRun,
+    workers: scope.deleteCollectionWorkers,
+  });
+  writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
+};

@@ -1,0 +1,27 @@
+import { parseDeleteOptions, successStatus } from '@keel/apimachinery';
+import { writeObject } from '../respond.js';
+import { decodeObjectBody, readBody } from './body.js';
+import type { Handler } from './scope.js';
+
+/** Reads DeleteOptions from the body when there is one (kubectl sends dryRun there), else the query. */
+export async function deleteOptions(scope: Parameters<Handler>[0], r: Parameters<Handler>[1]) {
+  const raw = await readBody(r.req, scope.maxRequestBodyBytes);
+  const body = raw.length > 0 ? decodeObjectBody(r.req, raw, 'DeleteOptions') : undefined;
+  return parseDeleteOptions(r.url.searchParams, body);
+}
+
+/** DELETE a named object: 200 with a Success Status (resources that are not graceful are gone at once). */
+export const deleteResource: Handler = async (scope, r) => {
+  const opts = await deleteOptions(scope, r);
+  const deleted = await scope.store.delete(r.info.namespace, r.info.name, {
+    dryRun: opts.dryRun,
+    ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+  });
+  const details = {
+    name: r.info.name,
+    ...(scope.view.group !== '' ? { group: scope.view.group } : {}),
+    kind: scope.view.resource,
+    uid: deleted.metadata.uid ?? '',
+  };
+  writeObject(r.req, r.res, r.url, 200, successStatus(details));
+};

@@ -1,0 +1,12 @@
+import { writeObject } from '../respond.js';
+import { listBody, listOptions, listQuery } from './list-body.js';
+import type { Handler } from './scope.js';
+import { watchResource } from './watch.js';
+
+/** GET a collection (one namespace, or all with the cluster-wide path); `watch=true` streams instead. */
+export const listResource: Handler = async (scope, r) => {
+  const opts = listOptions(scope.view, r);
+  if (opts.watch) return watchResource(scope, r, opts);
+  const result = await scope.store.list(r.info.namespace, listQuery(opts));
+  writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
+};

@@ -1,0 +1,39 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@keel/log';
+import type { GenericStore } from '../../registry/generic-store.js';
+import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
+import type { RequestInfo } from '../request-info.js';
+import { writeError } from '../respond.js';
+
+/** What every handler of one resource view shares; handlers themselves hold no state. */
+export interface RequestScope<I extends InternalObject = InternalObject> {
+  readonly store: GenericStore<I>;
+  readonly view: ResourceView<I>;
+  readonly logger: Logger;
+  /** 413 above this many body bytes. */
+  readonly maxRequestBodyBytes: number;
+  /** Watches without timeoutSeconds end after a random time in [min, 2*min). */
+  readonly minRequestTimeoutSeconds: number;
+  readonly deleteCollectionWorkers: number;
+  /** Registers a long-running response so shutdown ends it cleanly. */
+  trackLongRunning(res: ServerResponse, stop: () => void): void;
+}
+
+/** The request as a handler sees it: the parsed URL and what request-info decoded. */
+export interface HandlerRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly info: RequestInfo;
+}
+
+export type Handler = (scope: RequestScope, r: HandlerRequest) => Promise<void>;
+
+/** Runs a handler; every failure ends in one Status response (kube's scope.err). */
+export async function serve(scope: RequestScope, r: HandlerRequest, handler: Handler): Promise<void> {
+  try {
+    await handler(scope, r);
+  } catch (err) {
+    writeError(r.req, r.res, err, scope.logger);
+  }
+}

@@ -1,0 +1,78 @@
+import { once } from 'node:events';
+import { escapeFieldValue, parseFieldSelector, toStatus, type ListOptions } from '@keel/apimachinery';
+import { apiVersionOf } from '../../registry/resource-view.js';
+import type { HandlerRequest, RequestScope } from './scope.js';
+
+/** A random duration in [min, 2*min): many watches opened together do not all end together. */
+function defaultTimeoutSeconds(min: number): number {
+  return min + Math.floor(Math.random() * min);
+}
+
+/**
+ * Streams changes as newline-delimited JSON (`{"type":...,"object":...}` per line, each written
+ * as it arrives): 200 at once with headers flushed, then events until timeoutSeconds, the client
+ * leaves, the server shuts down, or an ERROR event (e.g. 410 Expired) ends it.
+ */
+export async function watchResource(
+  scope: RequestScope,
+  { req, res, info }: HandlerRequest,
+  opts: ListOptions,
+): Promise<void> {
+  const seconds = opts.timeoutSeconds ?? defaultTimeoutSeconds(scope.minRequestTimeoutSeconds);
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), seconds * 1000);
+  const onClose = () => stop.abort();
+  req.on('close', onClose);
+  res.on('close', onClose);
+  scope.trackLongRunning(res, () => stop.abort());
+
+  // A watch on a named path follows that one object (clients usually send the field selector instead).
+  const fieldSelector =
+    info.name === ''
+      ? opts.fieldSelector
+      : parseFieldSelector(
+          [opts.fieldSelector.toString(), `metadata.name=${escapeFieldValue(info.name)}`]
+            .filter((s) => s !== '')
+            .join(','),
+        );
+  const events = scope.store.watch(info.namespace, {
+    labelSelector: opts.labelSelector,
+    fieldSelector,
+    resourceVersion: opts.resourceVersion,
+    bookmarks: opts.allowWatchBookmarks,
+    signal: stop.signal,
+  });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache, private',
+  });
+  res.flushHeaders();
+  const apiVersion = apiVersionOf(scope.view);
+  try {
+    for await (const ev of events) {
+      let line: string;
+      if (ev.type === 'ERROR') {
+        line = JSON.stringify({ type: 'ERROR', object: toStatus(scope.store.watchError(ev.error)) });
+      } else if (ev.type === 'BOOKMARK') {
+        const metadata: Record<string, unknown> = { resourceVersion: ev.resourceVersion };
+        if (ev.initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
+        line = JSON.stringify({ type: 'BOOKMARK', object: { kind: scope.view.kind, apiVersion, metadata } });
+      } else {
+        line = JSON.stringify({ type: ev.type, object: scope.view.encode(ev.object) });
+      }
+      // Wait for a slow client instead of buffering without bound; storage ends a watcher that
+      // falls too far behind.
+      if (!res.write(line + '\n')) await Promise.race([once(res, 'drain'), once(stop.signal, 'abort')]);
+      if (ev.type === 'ERROR' || stop.signal.aborted) break;
+    }
+  } catch (err) {
+    if (!stop.signal.aborted && !res.destroyed) {
+      res.write(JSON.stringify({ type: 'ERROR', object: toStatus(scope.store.watchError(err)) }) + '\n');
+    }
+  } finally {
+    clearTimeout(timer);
+    req.off('close', onClose);
+    if (!res.destroyed) res.end();
+  }
+}

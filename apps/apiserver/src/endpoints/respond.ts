@@ -1,0 +1,51 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toStatus } from '@keel/apimachinery';
+import type { Logger } from '@keel/log';
+
+/**
+ * `?pretty=true|1` indents; any false value turns it off even for curl; without the parameter,
+ * curl, Wget and browsers get indented output, as from the real server.
+ */
+export function wantsPretty(req: IncomingMessage, url: URL): boolean {
+  const p = url.searchParams.get('pretty');
+  if (p !== null) return /^(1|t|true)$/i.test(p);
+  return /^(curl|Wget|Mozilla\/5\.0)/.test(req.headers['user-agent'] ?? '');
+}
+
+export function serialize(obj: unknown, pretty: boolean): string {
+  // The Go encoder ends every object with a newline; its pretty printer does not.
+  return pretty ? JSON.stringify(obj, null, 2) : JSON.stringify(obj) + '\n';
+}
+
+export function writeJson(res: ServerResponse, code: number, body: string): void {
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function writeObject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  code: number,
+  obj: unknown,
+): void {
+  writeJson(res, code, serialize(obj, wantsPretty(req, url)));
+}
+
+/**
+ * The single place that turns any error into a Status response: known errors keep their code,
+ * anything else becomes a 500 InternalError whose cause is logged, never sent.
+ */
+export function writeError(req: IncomingMessage, res: ServerResponse, err: unknown, logger?: Logger): void {
+  const status = toStatus(err);
+  const code = status.code ?? 500;
+  if (code >= 500 && logger) logger.error('Request failed', { path: req.url ?? '', err });
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
+  const url = new URL(req.url ?? '/', 'https://localhost');
+  writeObject(req, res, url, code, status);
+}

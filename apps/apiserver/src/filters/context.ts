@@ -1,0 +1,25 @@
+import type { Response } from 'express';
+import type { UserInfo } from '@keel/auth';
+import type { RequestInfo } from '../endpoints/request-info.js';
+
+/** What the filters learn about a request, in the order they learn it. */
+export interface RequestContext {
+  url: URL;
+  info: RequestInfo;
+  auditID: string;
+  user?: UserInfo;
+  /** Watches and other streams: exempt from the timeout and the in-flight caps. */
+  longRunning: boolean;
+}
+
+const KEY = 'keel';
+
+export function setContext(res: Response, ctx: RequestContext): void {
+  res.locals[KEY] = ctx;
+}
+
+export function context(res: Response): RequestContext {
+  const ctx = res.locals[KEY] as RequestContext | undefined;
+  if (!ctx) throw new Error('request context missing: the request-info filter must run first');
+  return ctx;
+}

@@ -1,0 +1,40 @@
+import type { RequestHandler } from 'express';
+import { context } from './context.js';
+
+const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * --max-requests-inflight and --max-mutating-requests-inflight: concurrency caps (0 = no cap),
+ * long-running requests exempt. Over the cap the real server answers a plain-text 429 with
+ * Retry-After, not a Status, and so does Keel.
+ */
+export function withMaxInFlight(maxReadOnly: number, maxMutating: number): RequestHandler {
+  let readOnly = 0;
+  let mutating = 0;
+  return function maxInFlightFilter(_req, res, next) {
+    const ctx = context(res);
+    if (ctx.longRunning) {
+      next();
+      return;
+    }
+    const isMutating = MUTATING.has(ctx.info.verb);
+    const limit = isMutating ? maxMutating : maxReadOnly;
+    const current = isMutating ? mutating : readOnly;
+    if (limit > 0 && current >= limit) {
+      res.writeHead(429, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Retry-After': '1',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end('Too many requests, please try again later.\n');
+      return;
+    }
+    if (isMutating) mutating++;
+    else readOnly++;
+    res.once('close', () => {
+      if (isMutating) mutating--;
+      else readOnly--;
+    });
+    next();
+  };
+}

@@ -1,0 +1,297 @@
+import {
+  badRequest,
+  conflictModified,
+  generateName,
+  generateNameConflict,
+  invalid,
+  invalidValue,
+  isNotFound,
+  path,
+  newUid,
+  notFound,
+  type FieldError,
+  type LabelSelector,
+  type FieldSelector,
+} from '@keel/apimachinery';
+import { isStorageError, type ListResult, type Storage, type WatchEvent } from '@keel/storage';
+import { interpretStorageError } from './interpret-storage-error.js';
+import { recordManager } from './managed-fields.js';
+import { apiVersionOf, qualifiedResource, type InternalObject, type ResourceView } from './resource-view.js';
+
+export interface WriteContext {
+  readonly dryRun: boolean;
+  /** Already resolved from the query or the User-Agent. */
+  readonly fieldManager: string;
+}
+
+export interface ListQuery {
+  readonly labelSelector: LabelSelector;
+  readonly fieldSelector: FieldSelector;
+  readonly limit: number;
+  readonly continue: string;
+  readonly resourceVersion: string;
+  readonly resourceVersionMatch: string;
+}
+
+export interface StoreOptions<I extends InternalObject> {
+  readonly storage: Storage;
+  readonly view: ResourceView<I>;
+  /** Key root under the store prefix, e.g. `/events`. */
+  readonly keyRoot: string;
+  /** Every write (create and update) lives this long (--event-ttl for events). */
+  readonly ttlSeconds?: number;
+  readonly now?: () => Date;
+}
+
+const GENERATE_NAME_ATTEMPTS = 8;
+
+function rfc3339Seconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Kubernetes' generic registry Store for one view of a resource: the fixed create/update/delete
+ * pipelines (system metadata, generateName, validation, managed fields, TTL, preconditions) and
+ * the translation of storage errors. Resource knowledge comes only from the view.
+ */
+export class GenericStore<I extends InternalObject> {
+  readonly view: ResourceView<I>;
+  private readonly storage: Storage;
+  private readonly keyRoot: string;
+  private readonly ttlSeconds: number | undefined;
+  private readonly now: () => Date;
+  private readonly qr: { group: string; resource: string };
+
+  constructor(opts: StoreOptions<I>) {
+    this.view = opts.view;
+    this.storage = opts.storage;
+    this.keyRoot = opts.keyRoot;
+    this.ttlSeconds = opts.ttlSeconds;
+    this.now = opts.now ?? (() => new Date());
+    this.qr = qualifiedResource(opts.view);
+  }
+
+  key(namespace: string, name: string): string {
+    return this.view.namespaced ? `${this.keyRoot}/${namespace}/${name}` : `${this.keyRoot}/${name}`;
+  }
+
+  private prefix(namespace: string): string {
+    return namespace === '' ? this.keyRoot : `${this.keyRoot}/${namespace}`;
+  }
+
+  private fail(err: unknown, name: string, op: 'list' | 'watch' | 'other' = 'other'): never {
+    throw interpretStorageError(err, this.qr, name, op);
+  }
+
+  private invalid(obj: I, errs: FieldError[]): void {
+    if (errs.length > 0) throw invalid({ group: '', kind: this.view.kind }, obj.metadata.name ?? '', errs);
+  }
+
+  /** The predicate a list or watch applies: label and field selectors over the view's fields. */
+  predicate(q: {
+    labelSelector: LabelSelector;
+    fieldSelector: FieldSelector;
+  }): ((obj: I) => boolean) | undefined {
+    if (q.labelSelector.isEmpty() && q.fieldSelector.isEmpty()) return undefined;
+    return (obj) =>
+      q.labelSelector.matches(obj.metadata.labels ?? {}) && q.fieldSelector.matches(this.view.fields(obj));
+  }
+
+  async get(namespace: string, name: string): Promise<I> {
+    try {
+      return await this.storage.get<I>(this.key(namespace, name));
+    } catch (err) {
+      this.fail(err, name);
+    }
+  }
+
+  async list(namespace: string, q: ListQuery): Promise<ListResult<I>> {
+    try {
+      const predicate = this.predicate(q);
+      return await this.storage.list<I>(this.prefix(namespace), {
+        limit: q.limit,
+        ...(q.continue !== '' ? { continueKey: q.continue } : {}),
+        resourceVersion: q.resourceVersion,
+        ...(q.resourceVersionMatch !== ''
+          ? { match: q.resourceVersionMatch as 'Exact' | 'NotOlderThan' }
+          : {}),
+        ...(predicate ? { predicate } : {}),
+      });
+    } catch (err) {
+      this.fail(err, '', 'list');
+    }
+  }
+
+  watch(
+    namespace: string,
+    q: {
+      labelSelector: LabelSelector;
+      fieldSelector: FieldSelector;
+      resourceVersion: string;
+      bookmarks: boolean;
+      signal: AbortSignal;
+    },
+  ): AsyncIterable<WatchEvent<I>> {
+    const predicate = this.predicate(q);
+    return this.storage.watch<I>(this.prefix(namespace), {
+      resourceVersion: q.resourceVersion,
+      bookmarks: q.bookmarks,
+      signal: q.signal,
+      ...(predicate ? { predicate } : {}),
+    });
+  }
+
+  /** Translates a storage error seen inside a watch stream into the Status the stream carries. */
+  watchError(err: unknown): unknown {
+    return interpretStorageError(err, this.qr, '', 'watch');
+  }
+
+  /** Fills system metadata, validates and stores a new object (kube's BeforeCreate + Store.Create). */
+  async create(namespace: string, obj: I, wire: Record<string, unknown>, ctx: WriteContext): Promise<I> {
+    const now = this.now();
+    const meta = obj.metadata;
+    if (this.view.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    meta.uid = newUid();
+    meta.creationTimestamp = rfc3339Seconds(now);
+    for (const f of [
+      'resourceVersion',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'selfLink',
+    ] as const)
+      delete meta[f];
+    const generated = (meta.name ?? '') === '' && (meta.generateName ?? '') !== '';
+    if (generated) meta.name = generateName(meta.generateName ?? '');
+    this.invalid(obj, this.view.validateCreate(obj));
+    recordManager(obj, undefined, wire, ctx.fieldManager, apiVersionOf(this.view), now);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.storage.create(this.key(namespace, meta.name ?? ''), obj, {
+          dryRun: ctx.dryRun,
+          ...(this.ttlSeconds !== undefined ? { ttlSeconds: this.ttlSeconds } : {}),
+        });
+      } catch (err) {
+        if (generated && isStorageError(err) && err.code === 'KeyExists') {
+          if (attempt >= GENERATE_NAME_ATTEMPTS) throw generateNameConflict(this.qr, meta.name ?? '');
+          meta.name = generateName(meta.generateName ?? '');
+          continue;
+        }
+        this.fail(err, meta.name ?? '');
+      }
+    }
+  }
+
+  /**
+   * Replaces an object (PUT), or creates it when the view allows create-on-update. `mutate`
+   * receives the current object (undefined when missing) and returns the new one with its wire
+   * form; patch uses the same path with a mutate that applies the patch.
+   */
+  async update(
+    namespace: string,
+    name: string,
+    mutate: (current: I | undefined) => { obj: I; wire: Record<string, unknown> },
+    ctx: WriteContext,
+  ): Promise<{ obj: I; created: boolean }> {
+    let created = false;
+    const key = this.key(namespace, name);
+    try {
+      const obj = await this.storage.guaranteedUpdate<I>(
+        key,
+        (current) => {
+          const { obj, wire } = mutate(current);
+          const now = this.now();
+          const meta = obj.metadata;
+          if (meta.name !== undefined && meta.name !== name) {
+            throw badRequest(
+              `the name of the object (${meta.name}) does not match the name on the URL (${name})`,
+            );
+          }
+          meta.name = name;
+          if (this.view.namespaced) meta.namespace = namespace;
+          if (!current) {
+            if (!this.view.allowCreateOnUpdate) throw notFound(this.qr, name);
+            created = true;
+            meta.uid = newUid();
+            meta.creationTimestamp = rfc3339Seconds(now);
+            delete meta.resourceVersion;
+            this.invalid(obj, this.view.validateCreate(obj));
+            recordManager(obj, undefined, wire, ctx.fieldManager, apiVersionOf(this.view), now);
+            return obj;
+          }
+          created = false;
+          const sent = meta.resourceVersion ?? '';
+          if (sent !== '' && sent !== current.metadata.resourceVersion) throw conflictModified(this.qr, name);
+          if (sent === '' && !this.view.allowUnconditionalUpdate) {
+            throw invalid({ group: '', kind: this.view.kind }, name, [
+              invalidValue(path('metadata', 'resourceVersion'), 0, 'must be specified for an update'),
+            ]);
+          }
+          // Clients may leave out what the server set; what they send must match it.
+          meta.uid ??= current.metadata.uid;
+          meta.creationTimestamp ??= current.metadata.creationTimestamp;
+          // Metadata update validation compares versions; an unconditional update means "the current one".
+          meta.resourceVersion = current.metadata.resourceVersion;
+          this.invalid(obj, this.view.validateUpdate(obj, current));
+          recordManager(obj, current, wire, ctx.fieldManager, apiVersionOf(this.view), now);
+          delete meta.resourceVersion;
+          return obj;
+        },
+        {
+          ignoreNotFound: true,
+          dryRun: ctx.dryRun,
+          ...(this.ttlSeconds !== undefined ? { ttlSeconds: this.ttlSeconds } : {}),
+        },
+      );
+      return { obj, created };
+    } catch (err) {
+      this.fail(err, name);
+    }
+  }
+
+  async delete(
+    namespace: string,
+    name: string,
+    opts: { dryRun: boolean; preconditions?: { uid?: string; resourceVersion?: string } },
+  ): Promise<I> {
+    try {
+      return await this.storage.delete<I>(this.key(namespace, name), {
+        dryRun: opts.dryRun,
+        ...(opts.preconditions ? { precondition: opts.preconditions } : {}),
+      });
+    } catch (err) {
+      this.fail(err, name);
+    }
+  }
+
+  /** Deletes every object the query selects, `workers` at a time; returns what was deleted. */
+  async deleteCollection(
+    namespace: string,
+    q: ListQuery,
+    opts: { dryRun: boolean; workers: number },
+  ): Promise<ListResult<I>> {
+    const listed = await this.list(namespace, q);
+    const deleted: I[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < listed.items.length) {
+        const item = listed.items[next++];
+        if (!item) break;
+        try {
+          deleted.push(
+            await this.delete(
+              namespace === '' ? (item.metadata.namespace ?? '') : namespace,
+              item.metadata.name ?? '',
+              { dryRun: opts.dryRun },
+            ),
+          );
+        } catch (err) {
+          // Gone meanwhile (expired or deleted by someone else): nothing left to do for it.
+          if (!isNotFound(err)) throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, opts.workers) }, worker));
+    return { ...listed, items: deleted };
+  }
+}

@@ -1,0 +1,160 @@
+import { newUid } from '@keel/apimachinery';
+import type { PostStartHooks } from '@keel/health';
+import { isStorageError, type Storage } from '@keel/storage';
+
+export interface BootstrapDeps {
+  readonly storage: Storage;
+  /** Group/versions this server serves (for the API service registrations). */
+  readonly groupVersions: readonly string[];
+  /** PEM bundles published for extension servers (client CA, request-header CA). */
+  readonly clientCA: string;
+  readonly requestHeaderCA: string;
+  readonly admissionPlugins: readonly string[];
+  /** Runs when the watch machinery is up (a watch opened and its first bookmark seen). */
+  readonly startInformers: (signal: AbortSignal) => Promise<void>;
+}
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Creates an object unless it already exists: bootstrap steps run on every start, against shared state. */
+async function ensure(
+  storage: Storage,
+  key: string,
+  obj: Record<string, unknown> & { metadata: Record<string, unknown> },
+): Promise<void> {
+  try {
+    await storage.create(key, {
+      ...obj,
+      metadata: { uid: newUid(), creationTimestamp: now(), ...obj.metadata },
+    });
+  } catch (err) {
+    if (!isStorageError(err, 'KeyExists')) throw err;
+  }
+}
+
+const SYSTEM_NAMESPACES = ['default', 'platform-system', 'platform-public', 'platform-node-lease'];
+
+const SYSTEM_PRIORITY_CLASSES: readonly [string, number][] = [
+  ['system-node-critical', 2000001000],
+  ['system-cluster-critical', 2000000000],
+];
+
+/**
+ * The API server's start-up steps, each registered as `poststarthook/<name>` so /readyz stays red
+ * until it has finished (docs/operations.md lists which step backs which name). Every step is
+ * idempotent: several API servers on one Redis run them all.
+ */
+export function registerBootstrapHooks(hooks: PostStartHooks, deps: BootstrapDeps): void {
+  const { storage } = deps;
+  hooks.add('start-platform-apiserver-admission-initializer', () =>
+    // The admission chain is fixed at start-up; an empty one would admit everything silently.
+    deps.admissionPlugins.length === 0
+      ? Promise.reject(new Error('no admission plugins configured'))
+      : Promise.resolve(),
+  );
+  hooks.add('generic-apiserver-start-informers', (signal) => deps.startInformers(signal));
+  // Keel serves no CustomResourceDefinitions: the CRD informers start, and sync, on an empty set.
+  hooks.add(
+    'start-apiextensions-informers',
+    async () => void (await storage.list('/customresourcedefinitions', { limit: 1 })),
+  );
+  hooks.add('start-apiextensions-controllers', () => Promise.resolve());
+  hooks.add('crd-informer-synced', async () => void (await storage.list('/customresourcedefinitions')));
+  hooks.add('bootstrap-controller', async () => {
+    for (const name of SYSTEM_NAMESPACES) {
+      await ensure(storage, `/namespaces/${name}`, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      });
+    }
+  });
+  hooks.add('rbac/bootstrap-roles', async () => {
+    await ensure(storage, '/clusterroles/cluster-admin', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'cluster-admin' },
+      rules: [
+        { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+        { nonResourceURLs: ['*'], verbs: ['*'] },
+      ],
+    });
+    await ensure(storage, '/clusterroles/system:public-info-viewer', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'system:public-info-viewer' },
+      rules: [
+        { nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },
+      ],
+    });
+    await ensure(storage, '/clusterrolebindings/cluster-admin', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'cluster-admin' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:masters' }],
+    });
+  });
+  hooks.add('scheduling/bootstrap-system-priority-classes', async () => {
+    for (const [name, value] of SYSTEM_PRIORITY_CLASSES) {
+      await ensure(storage, `/priorityclasses/${name}`, {
+        apiVersion: 'scheduling.k8s.io/v1',
+        kind: 'PriorityClass',
+        metadata: { name },
+        value,
+        globalDefault: false,
+      });
+    }
+  });
+  hooks.add('start-cluster-authentication-info-controller', async () => {
+    await storage.guaranteedUpdate(
+      '/configmaps/platform-system/extension-apiserver-authentication',
+      (current) => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          ...(current?.metadata ?? { uid: newUid(), creationTimestamp: now() }),
+          name: 'extension-apiserver-authentication',
+          namespace: 'platform-system',
+        },
+        data: { 'client-ca-file': deps.clientCA, 'requestheader-client-ca-file': deps.requestHeaderCA },
+      }),
+      { ignoreNotFound: true },
+    );
+  });
+  hooks.add(
+    'start-platform-aggregator-informers',
+    async () => void (await storage.list('/apiregistration.k8s.io/apiservices', { limit: 1 })),
+  );
+  const registered = async () => {
+    for (const gv of deps.groupVersions) {
+      const [group, version] = gv.includes('/') ? gv.split('/') : ['', gv];
+      const name = `${version}.${group === '' ? '' : group}`.replace(/\.$/, '');
+      await ensure(storage, `/apiregistration.k8s.io/apiservices/${name}`, {
+        apiVersion: 'apiregistration.k8s.io/v1',
+        kind: 'APIService',
+        metadata: { name, labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } },
+        spec: { group, version, groupPriorityMinimum: 18000, versionPriority: 15 },
+        status: {
+          conditions: [
+            {
+              type: 'Available',
+              status: 'True',
+              reason: 'Local',
+              message: 'Local APIServices are always available',
+              lastTransitionTime: now(),
+            },
+          ],
+        },
+      });
+    }
+  };
+  hooks.add('apiservice-registration-controller', registered);
+  hooks.add('apiservice-status-available-controller', registered);
+  hooks.add('platform-apiserver-autoregistration', registered);
+  hooks.add('apiservice-openapi-controller', () => Promise.resolve());
+}

@@ -1,0 +1,189 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { Authenticator, Authorizer } from '@keel/auth';
+import {
+  HealthRegistries,
+  namedCheck,
+  pingCheck,
+  PostStartHooks,
+  shutdownCheck,
+  toMiddleware,
+} from '@keel/health';
+import { whenAborted } from '@keel/lifecycle';
+import { checkLogging, type Logger } from '@keel/log';
+import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
+import type { Storage } from '@keel/storage';
+import { ResourceDispatcher } from '../endpoints/dispatch.js';
+import { requestInfo } from '../endpoints/request-info.js';
+import { context } from '../filters/context.js';
+import type { ApiServerConfig } from '../options/options.js';
+import { registerBootstrapHooks } from './bootstrap-hooks.js';
+import { buildHandlerChain } from './handler-chain.js';
+import { notFoundHandler } from './not-found.js';
+
+export interface ServerParts {
+  readonly storage: Storage;
+  readonly authenticator: Authenticator;
+  readonly authorizer: Authorizer;
+  /** The PEM bundle the listener verifies client certificates against (x509 and front proxy); '' when none. */
+  readonly clientCA: string;
+  /** --client-ca-file and --requestheader-client-ca-file contents, published for extension servers. */
+  readonly clientCAFile: string;
+  readonly requestHeaderCA: string;
+  /** Installs the served resources on the dispatcher; returns their group/versions. */
+  installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly string[];
+}
+
+export interface ScopeDefaults {
+  readonly logger: Logger;
+  readonly maxRequestBodyBytes: number;
+  readonly minRequestTimeoutSeconds: number;
+  readonly deleteCollectionWorkers: number;
+  trackLongRunning(res: ServerResponse, stop: () => void): void;
+}
+
+/** kube-apiserver's MaxRequestBodyBytes. */
+const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+function isLongRunning(req: IncomingMessage): boolean {
+  return requestInfo(req.method ?? 'GET', new URL(req.url ?? '/', 'https://localhost')).verb === 'watch';
+}
+
+/**
+ * Composes the API server and runs it until `signal` aborts, then shuts down in the real
+ * server's order: /readyz fails at once, requests are still served for --shutdown-delay-duration,
+ * then the listener drains (in-flight requests finish, watches end; with
+ * --shutdown-send-retry-after new requests get 429) and the store closes.
+ */
+export async function runServer(
+  config: ApiServerConfig,
+  logger: Logger,
+  signal: AbortSignal,
+  parts: ServerParts,
+): Promise<number> {
+  const { storage } = parts;
+  const shutdownInitiated = new AbortController();
+  const health = new HealthRegistries({ livezGracePeriodMs: config.lifecycle.livezGracePeriod.milliseconds });
+  health.addHealthChecks(
+    pingCheck,
+    namedCheck('log', () => checkLogging(logger)),
+  );
+  health.addBootSequenceCheck(
+    namedCheck('store', () => storage.healthCheck(config.store.healthcheckTimeout.milliseconds)),
+    namedCheck('store', () => storage.readinessCheck(config.store.readycheckTimeout.milliseconds)),
+  );
+
+  const dispatcher = new ResourceDispatcher();
+  // Watches register with the server, which is built after the handlers that register them.
+  const serverRef: { current?: ReturnType<typeof createSecureServer> } = {};
+  const groupVersions = parts.installResources(dispatcher, {
+    logger,
+    maxRequestBodyBytes: MAX_REQUEST_BODY_BYTES,
+    minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
+    deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
+    trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
+  });
+
+  const hooks = new PostStartHooks(health);
+  let registrationDone = false;
+  registerBootstrapHooks(hooks, {
+    storage,
+    groupVersions,
+    clientCA: parts.clientCAFile,
+    requestHeaderCA: parts.requestHeaderCA,
+    admissionPlugins: config.admission.plugins,
+    startInformers: async (hookSignal) => {
+      // The watch machinery is up when a watch opens and delivers its initial bookmark.
+      const ac = new AbortController();
+      hookSignal.addEventListener('abort', () => ac.abort(), { once: true });
+      for await (const ev of storage.watch('/events', {
+        resourceVersion: '',
+        bookmarks: true,
+        signal: ac.signal,
+      })) {
+        if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') {
+          ac.abort();
+          if (ev.type === 'ERROR') throw ev.error;
+        }
+      }
+    },
+  });
+  health.addBootSequenceChecks(
+    namedCheck('autoregister-completion', () => {
+      if (!registrationDone) throw new Error('API services not yet registered');
+    }),
+  );
+  health.addReadyzChecks(shutdownCheck(shutdownInitiated.signal));
+  const healthHandler = toMiddleware(
+    health.install({
+      onFailure: (path, name, err) => logger.v(2).info('Health check failed', { path, check: name, err }),
+    }),
+  );
+
+  const dispatch: RequestHandler = (req, res, next) => {
+    const { url, info } = context(res);
+    if (!dispatcher.handle(req, res, url, info)) next();
+  };
+  const app = buildHandlerChain(
+    {
+      logger,
+      authenticator: parts.authenticator,
+      authorizer: parts.authorizer,
+      strictTransportSecurity: config.serverRun.strictTransportSecurity,
+      corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
+      maxRequestsInFlight: config.limits.maxRequestsInflight,
+      maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
+      requestTimeoutMs: config.limits.requestTimeout.milliseconds,
+    },
+    [healthHandler as RequestHandler, dispatch, notFoundHandler()],
+  );
+
+  const server = createSecureServer({
+    config: config.secureServing,
+    handler: app,
+    logger,
+    hosts: selfSignedHosts({
+      bindAddress: config.secureServing.bindAddress,
+      ...(config.advertiseAddress ? { advertiseAddress: config.advertiseAddress } : {}),
+      ...(config.serverRun.externalHostname ? { externalHostname: config.serverRun.externalHostname } : {}),
+    }),
+    certFileNames: apiserverCertFileNames,
+    ...(parts.clientCA !== '' ? { clientCA: parts.clientCA } : {}),
+    isLongRunning,
+  });
+  serverRef.current = server;
+  const address = await server.listen();
+  logger.info('Serving securely', { address: `${address.address}:${address.port}` });
+
+  let exitCode = 0;
+  hooks.runAll(shutdownInitiated.signal).then(
+    () => {
+      registrationDone = true;
+      logger.v(1).info('All post-start hooks finished');
+    },
+    (err: unknown) => {
+      // A failed start-up step leaves the server unable to do its job: exit non-zero so a
+      // supervisor restarts it, as the real server does.
+      logger.error('A post-start hook failed', { err });
+      exitCode = 1;
+      shutdownInitiated.abort();
+    },
+  );
+
+  await Promise.race([whenAborted(signal), whenAborted(shutdownInitiated.signal)]);
+  shutdownInitiated.abort();
+  const delay = config.lifecycle.shutdownDelay.milliseconds;
+  logger.info('Shutdown initiated', { delay: config.lifecycle.shutdownDelay.toString() });
+  if (delay > 0 && exitCode === 0) await new Promise((r) => setTimeout(r, delay));
+  const drained = await server.shutdown({
+    sendRetryAfter: config.lifecycle.shutdownSendRetryAfter,
+    drainTimeoutMs: config.limits.requestTimeout.milliseconds,
+  });
+  if (drained.forced)
+    logger.warning('Requests were still running at the drain deadline', {
+      abandoned: drained.abandonedRequests,
+    });
+  await storage.close();
+  logger.info('Shut down cleanly');
+  return exitCode;
+}

@@ -1,0 +1,120 @@
+import type { AuthenticationConfig } from '../options/authentication-options.js';
+import { ConfigError } from '../config-error.js';
+import { BearerTokenAuthenticator } from './bearer-token.js';
+import { parseCertificates, readCABundleFile } from './cert-chain.js';
+import { RequestHeaderAuthenticator } from './request-header.js';
+import { X509Authenticator } from './x509.js';
+import { LEGACY_ISSUER, ServiceAccountTokenAuthenticator } from './service-account.js';
+import { loadServiceAccountKeys } from './service-account-keys.js';
+import { loadTokenFile, TokenFileAuthenticator } from './token-file.js';
+import type { Authenticator, TokenAuthenticator } from './types.js';
+import {
+  AnonymousAuthenticator,
+  AuthenticatedGroupAdder,
+  FallbackOnNoCredentials,
+  UnionAuthenticator,
+  UnionTokenAuthenticator,
+} from './union.js';
+
+export interface AuthenticatorDeps {
+  /** The clock for certificate validity and token expiry; tests pin it. */
+  readonly now?: () => Date;
+}
+
+export interface BuiltAuthenticator {
+  readonly authenticator: Authenticator;
+  /** Start-up warnings to log (token file oddities, checks Keel cannot do yet). */
+  readonly warnings: readonly string[];
+  /**
+   * The PEM bundle the secure listener must request and verify client certificates with: the
+   * --client-ca-file and --requestheader-client-ca-file certificates together (each authenticator
+   * then checks the chain against its own bundle). undefined when neither is set.
+   */
+  readonly clientCA: string | undefined;
+}
+
+/** Configured methods Keel cannot run yet: refusing to start beats silently ignoring them. */
+function unsupportedFlags(config: AuthenticationConfig): string[] {
+  const flags: string[] = [];
+  if (config.oidc) flags.push('--oidc-issuer-url');
+  if (config.tokenWebhook) flags.push('--authentication-token-webhook-config-file');
+  if (config.bootstrapToken) flags.push('--enable-bootstrap-token-auth');
+  return flags;
+}
+
+/**
+ * The API server's authenticator chain, as kube-apiserver assembles it: front-proxy headers, client
+ * certificates, then bearer tokens (token file, legacy and bound service account tokens), the first
+ * user winning; `system:authenticated` is added to whoever is found; with --anonymous-auth a request
+ * that presented no usable credentials (and produced no error) is system:anonymous.
+ *
+ * Throws a ConfigError (one line naming the flag) for files that cannot be loaded and for methods
+ * Keel does not support yet (OIDC, token webhook, bootstrap tokens).
+ */
+export function buildAuthenticator(
+  config: AuthenticationConfig,
+  deps: AuthenticatorDeps = {},
+): BuiltAuthenticator {
+  const unsupported = unsupportedFlags(config);
+  if (unsupported.length > 0) {
+    throw new ConfigError(
+      `${unsupported.join(', ')} ${unsupported.length === 1 ? 'is' : 'are'} not supported yet by Keel`,
+    );
+  }
+  const now = deps.now ?? (() => new Date());
+  const warnings: string[] = [];
+  const authenticators: Authenticator[] = [];
+  const bundles: string[] = [];
+
+  if (config.requestHeader) {
+    const rh = config.requestHeader;
+    const pem = readCABundleFile('requestheader-client-ca-file', rh.clientCAFile);
+    bundles.push(pem);
+    authenticators.push(new RequestHeaderAuthenticator({ ...rh, roots: parseCertificates(pem) }, now));
+  }
+  if (config.clientCAFile !== '') {
+    const pem = readCABundleFile('client-ca-file', config.clientCAFile);
+    bundles.push(pem);
+    authenticators.push(new X509Authenticator(parseCertificates(pem), now));
+  }
+
+  const tokens: TokenAuthenticator[] = [];
+  if (config.tokenAuthFile !== '') {
+    const loaded = loadTokenFile(config.tokenAuthFile);
+    warnings.push(...loaded.warnings);
+    tokens.push(new TokenFileAuthenticator(loaded.tokens));
+  }
+  const sa = config.serviceAccounts;
+  if (sa.keyFiles.length > 0 || sa.issuers.length > 0) {
+    const keys = loadServiceAccountKeys(sa.keyFiles);
+    const common = { keys, apiAudiences: config.apiAudiences, now };
+    if (sa.keyFiles.length > 0) {
+      tokens.push(
+        new ServiceAccountTokenAuthenticator({ ...common, issuers: [LEGACY_ISSUER], kind: 'legacy' }),
+      );
+    }
+    if (sa.issuers.length > 0) {
+      tokens.push(new ServiceAccountTokenAuthenticator({ ...common, issuers: sa.issuers, kind: 'bound' }));
+    }
+    warnings.push(
+      'service account tokens are accepted on their signature and claims alone: Keel does not serve ' +
+        'ServiceAccounts, Secrets or Pods yet, so neither --service-account-lookup nor the bound-object ' +
+        'checks can see whether the account or the object a token is bound to still exists',
+    );
+  }
+  if (tokens.length > 0)
+    authenticators.push(new BearerTokenAuthenticator(new UnionTokenAuthenticator(tokens)));
+
+  const clientCA = bundles.length > 0 ? bundles.join('') : undefined;
+  if (authenticators.length === 0) {
+    if (config.anonymous) return { authenticator: new AnonymousAuthenticator(), warnings, clientCA };
+    warnings.push(
+      'no authentication method is configured and --anonymous-auth is false: every request will get 401 Unauthorized',
+    );
+    return { authenticator: new UnionAuthenticator([]), warnings, clientCA };
+  }
+  let authenticator: Authenticator = new AuthenticatedGroupAdder(new UnionAuthenticator(authenticators));
+  if (config.anonymous)
+    authenticator = new FallbackOnNoCredentials(authenticator, new AnonymousAuthenticator());
+  return { authenticator, warnings, clientCA };
+}

@@ -1,0 +1,36 @@
+import type { UserInfo } from '../authn/types.js';
+
+/** What is being asked for (kube's authorizer.Attributes). */
+export interface Attributes {
+  readonly user: UserInfo;
+  readonly verb: string;
+  readonly isResourceRequest: boolean;
+  /** The request path; what non-resource requests are authorized on. */
+  readonly path: string;
+  readonly namespace: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly name: string;
+}
+
+export interface Decision {
+  readonly decision: 'allow' | 'deny' | 'noOpinion';
+  /** Why; appended to the 403 message when not empty. */
+  readonly reason: string;
+  /**
+   * An authorizer failure (kube's err): with no allow the filter answers 500. None of the built-in
+   * authorizers fail; the field is there for remote ones.
+   */
+  readonly error?: string;
+}
+
+export interface Authorizer {
+  authorize(attrs: Attributes): Promise<Decision>;
+}
+
+/** Verbs that only read, which every ABAC policy allows (kube's IsReadOnly). */
+export function isReadOnly(verb: string): boolean {
+  return verb === 'get' || verb === 'list' || verb === 'watch';
+}
