@@ -229,14 +229,17 @@ export async function run(): Promise<void> {
       );
     }
     console.log('  targets: keel redis c=64 >= 0.6x express, p99 < 30 ms');
-    await watchFigures(onRedis, 'redis');
-    await listFigures(onRedis, 'redis');
     await onRedis.stop();
-    const mem2 = await TestApiServer.start();
-    await mem2.ready();
-    await watchFigures(mem2, 'memory');
-    await listFigures(mem2, 'memory');
-    await mem2.stop();
+    // Each figure on a fresh server, so one measurement's leftovers (a watch fan-out backlog,
+    // garbage) do not land in the next.
+    for (const [label, redisUrl] of [['memory', undefined], ['redis', redis.url]] as const) {
+      for (const figure of [listFigures, watchFigures]) {
+        const s = await TestApiServer.start(redisUrl ? { redisUrl } : {});
+        await s.ready();
+        await figure(s, label);
+        await s.stop();
+      }
+    }
   } finally {
     bare.child.kill();
     express.child.kill();

@@ -23,8 +23,12 @@ export function isGoPrintable(ch: string): boolean {
   return printable.test(ch);
 }
 
-/** `strconv.Quote`, i.e. what `%q` prints for a string. */
+// Anything Go would escape: non-printable runes (and lone surrogates), quotes and backslashes.
+const needsEscape = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|["\\]/u;
+
+/** `strconv.Quote`, i.e. what `%q` prints for a string. Also used on logging's hot path. */
 export function goQuote(s: string): string {
+  if (!needsEscape.test(s)) return `"${s}"`;
   let out = '"';
   for (const raw of s) {
     const ch = isLoneSurrogate(raw) ? '\ufffd' : raw;
@@ -98,7 +102,9 @@ export function goSprintV(value: unknown): string {
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) return `[${value.map(goSprintV).join(' ')}]`;
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compareGoStrings(a, b));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      compareGoStrings(a, b),
+    );
     return `map[${entries.map(([k, v]) => `${k}:${goSprintV(v)}`).join(' ')}]`;
   }
   return '<nil>';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { assertCheckName, errorText, pingCheck, type HealthChecker } from './checker.js';
-import { compareGoStrings, goQuote } from './go-quote.js';
+import { compareGoStrings, goQuote } from '@keel/apimachinery';
 
 /**
  * Serves the request and returns true when the path is one of its own, otherwise returns false

@@ -1,5 +1,6 @@
 import winston from 'winston';
-import { formatKeyValue, goQuote, type Entry } from './kv-format.js';
+import { goQuote } from '@keel/apimachinery';
+import { formatKeyValue, type Entry } from './kv-format.js';
 
 /** klog's severity letters; Keel has no fatal level (a daemon returns an error and exits instead). */
 export type Severity = 'I' | 'W' | 'E';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Duration } from '@keel/flags';
-import { entriesOf, formatKeyValue, goQuote, mergeEntries } from './kv-format.js';
+import { goQuote } from '@keel/apimachinery';
+import { entriesOf, formatKeyValue, mergeEntries } from './kv-format.js';
 
 describe('goQuote', () => {
   it.each([

@@ -1,3 +1,4 @@
+import { compareGoStrings, goQuote } from '@keel/apimachinery';
 /**
  * Key/value serialisation as klog's structured text logging does it (k8s.io/klog/v2/internal/serialize),
  * so Keel's lines read and grep like the real daemons'. Nothing here throws: a value that cannot be
@@ -6,34 +7,6 @@
 
 export type KeyValues = Readonly<Record<string, unknown>>;
 export type Entry = readonly [key: string, value: unknown];
-
-// Go's strconv.Quote leaves letters, marks, numbers, punctuation, symbols and the ASCII space alone.
-const NEEDS_ESCAPE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|["\\]/gu;
-const SHORT_ESCAPES: Readonly<Record<string, string>> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-function escapeRune(ch: string): string {
-  const short = SHORT_ESCAPES[ch];
-  if (short !== undefined) return short;
-  const cp = ch.codePointAt(0) ?? 0;
-  if (cp < 0x20 || cp === 0x7f) return '\\x' + cp.toString(16).padStart(2, '0');
-  if (cp < 0x10000) return '\\u' + cp.toString(16).padStart(4, '0');
-  return '\\U' + cp.toString(16).padStart(8, '0');
-}
-
-/** Go's `%q` / strconv.Quote for a string. */
-export function goQuote(s: string): string {
-  return '"' + s.replace(NEEDS_ESCAPE, escapeRune) + '"';
-}
 
 /**
  * klog's writeStringValue: a one-line string is quoted; a multi-line one is printed as-is between

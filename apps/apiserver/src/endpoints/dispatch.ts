@@ -24,7 +24,8 @@ const VERBS: Readonly<Record<string, Handler>> = {
   deletecollection: deleteCollectionResource,
 };
 
-const notFoundStatus = () =>
+/** The real server's 404 for an API path that names nothing it serves. */
+export const notFoundStatus = () =>
   new StatusError({
     kind: 'Status',
     apiVersion: 'v1',

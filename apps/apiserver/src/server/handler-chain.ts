@@ -37,16 +37,48 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
-  app.use(withRequestInfo());
-  app.use(withAuditID());
-  app.use(withHSTS(config.strictTransportSecurity));
-  app.use(withCORS(config.corsAllowedOrigins));
-  app.use(withAuthentication(config.authenticator));
-  app.use(withAudit());
-  app.use(withAuthorization(config.authorizer));
-  app.use(withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight));
-  app.use(withTimeout(config.requestTimeoutMs));
-  for (const h of handlers) app.use(h);
+  app.use(
+    chain([
+      withRequestInfo(),
+      withAuditID(),
+      withHSTS(config.strictTransportSecurity),
+      withCORS(config.corsAllowedOrigins),
+      withAuthentication(config.authenticator),
+      withAudit(),
+      withAuthorization(config.authorizer),
+      withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight),
+      withTimeout(config.requestTimeoutMs),
+      ...handlers,
+    ]),
+  );
   app.use(withRecovery(config.logger));
   return app;
+}
+
+/**
+ * Runs the filters in order as one Express layer: Express's router would match every filter's
+ * path separately, which showed up in the request path's profile for no benefit (all match '/').
+ * A filter's thrown error or next(err) goes to the recovery handler, as with app.use.
+ */
+function chain(steps: readonly RequestHandler[]): RequestHandler {
+  return function filterChain(req, res, done) {
+    let i = 0;
+    const next = (err?: unknown): void => {
+      if (err !== undefined && err !== null) {
+        done(err);
+        return;
+      }
+      const step = steps[i++];
+      if (!step) {
+        done();
+        return;
+      }
+      try {
+        void step(req, res, next);
+      } catch (e) {
+        done(e);
+      }
+    };
+    next();
+  };
 }

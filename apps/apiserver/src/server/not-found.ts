@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { StatusError } from '@keel/apimachinery';
+import { notFoundStatus } from '../endpoints/dispatch.js';
 import { writeError } from '../endpoints/respond.js';
 
 /**
@@ -9,20 +9,7 @@ import { writeError } from '../endpoints/respond.js';
 export function notFoundHandler(): RequestHandler {
   return function notFound(req, res) {
     if (/^\/apis?(\/|$)/.test(req.path)) {
-      writeError(
-        req,
-        res,
-        new StatusError({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: 'the server could not find the requested resource',
-          reason: 'NotFound',
-          details: {},
-          code: 404,
-        }),
-      );
+      writeError(req, res, notFoundStatus());
       return;
     }
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });

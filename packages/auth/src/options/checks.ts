@@ -1,4 +1,3 @@
-
 /** Validation helpers the auth options share; each returns zero or more message lines. */
 
 /** The TokenReview and SubjectAccessReview versions a webhook may speak. */

@@ -1,18 +1,9 @@
 import { checkEachOneOf, flagTypes as t, type NamedFlagSets } from '@keel/flags';
+import { SERVICE_ACCOUNT_ALGORITHMS } from '../authn/jwt.js';
 import { parseUrl } from './checks.js';
 
 /** The JOSE algorithms the OIDC authenticator can verify (RFC 7518 section 3.1, asymmetric only). */
-export const OIDC_SIGNING_ALGS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'PS256',
-  'PS384',
-  'PS512',
-] as const;
+export const OIDC_SIGNING_ALGS = SERVICE_ACCOUNT_ALGORITHMS;
 
 /** An OIDC JWT authenticator, present only when both the issuer and the client ID are set. */
 export interface OIDCConfig {
