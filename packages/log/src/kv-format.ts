@@ -1,4 +1,4 @@
-import { compareGoStrings, goQuote } from '@keel/apimachinery';
+import { goQuote } from '@keel/apimachinery';
 /**
  * Key/value serialisation as klog's structured text logging does it (k8s.io/klog/v2/internal/serialize),
  * so Keel's lines read and grep like the real daemons'. Nothing here throws: a value that cannot be
