@@ -62,6 +62,9 @@ export interface ResourceView<I extends InternalObject = InternalObject> {
   readonly singular: string;
   readonly shortNames: readonly string[];
   readonly namespaced: boolean;
+  /** Discovery: the verbs served and the storage version hash clients cache by. */
+  readonly verbs: readonly string[];
+  readonly storageVersionHash?: string;
   readonly allowCreateOnUpdate: boolean;
   readonly allowUnconditionalUpdate: boolean;
   /** Converts a request body of this view into the stored form; throws a 400 StatusError. */

@@ -2,6 +2,7 @@ import { coreV1EventView, eventsV1View } from '@keel/events';
 import type { Storage } from '@keel/storage';
 import type { ResourceDispatcher } from '../endpoints/dispatch.js';
 import { GenericStore } from '../registry/generic-store.js';
+import type { ResourceView } from '../registry/resource-view.js';
 import type { ScopeDefaults } from '../server/server.js';
 
 /**
@@ -14,10 +15,11 @@ export function installEvents(
   storage: Storage,
   defaults: ScopeDefaults,
   ttlSeconds: number,
-): string[] {
-  for (const view of [eventsV1View, coreV1EventView]) {
+): ResourceView[] {
+  const views = [coreV1EventView, eventsV1View];
+  for (const view of views) {
     const store = new GenericStore({ storage, view, keyRoot: '/events', ttlSeconds });
     dispatcher.add({ ...defaults, store, view });
   }
-  return ['v1', 'events.k8s.io/v1'];
+  return views;
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Authenticator, Authorizer } from '@keel/auth';
@@ -14,8 +15,13 @@ import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
 import { ResourceDispatcher } from '../endpoints/dispatch.js';
+import { discoveryHandler } from '../endpoints/discovery/handler.js';
+import { fromViews } from '../endpoints/discovery/groups.js';
+import { openapiHandler } from '../endpoints/openapi/handler.js';
 import { requestInfo } from '../endpoints/request-info.js';
 import { context } from '../filters/context.js';
+import { apiVersionOf, type ResourceView } from '../registry/resource-view.js';
+import { parseTarget, withRoutableTarget } from '../filters/request-target.js';
 import type { ApiServerConfig } from '../options/options.js';
 import { registerBootstrapHooks } from './bootstrap-hooks.js';
 import { buildHandlerChain } from './handler-chain.js';
@@ -30,8 +36,8 @@ export interface ServerParts {
   /** --client-ca-file and --requestheader-client-ca-file contents, published for extension servers. */
   readonly clientCAFile: string;
   readonly requestHeaderCA: string;
-  /** Installs the served resources on the dispatcher; returns their group/versions. */
-  installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly string[];
+  /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
+  installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ResourceView[];
 }
 
 export interface ScopeDefaults {
@@ -46,7 +52,8 @@ export interface ScopeDefaults {
 const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 function isLongRunning(req: IncomingMessage): boolean {
-  return requestInfo(req.method ?? 'GET', new URL(req.url ?? '/', 'https://localhost')).verb === 'watch';
+  const url = parseTarget(req.url);
+  return url !== undefined && requestInfo(req.method ?? 'GET', url).verb === 'watch';
 }
 
 /**
@@ -63,6 +70,8 @@ export async function runServer(
 ): Promise<number> {
   const { storage } = parts;
   const shutdownInitiated = new AbortController();
+  // Every post-start hook waiting for the store listens on it at once; that is not a leak.
+  setMaxListeners(64, shutdownInitiated.signal);
   const health = new HealthRegistries({ livezGracePeriodMs: config.lifecycle.livezGracePeriod.milliseconds });
   health.addHealthChecks(
     pingCheck,
@@ -76,17 +85,22 @@ export async function runServer(
   const dispatcher = new ResourceDispatcher();
   // Watches register with the server, which is built after the handlers that register them.
   const serverRef: { current?: ReturnType<typeof createSecureServer> } = {};
-  const groupVersions = parts.installResources(dispatcher, {
+  const views = parts.installResources(dispatcher, {
     logger,
     maxRequestBodyBytes: MAX_REQUEST_BODY_BYTES,
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
     trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
   });
+  const groupVersions = [...new Set(views.map((v) => apiVersionOf(v)))];
 
   const hooks = new PostStartHooks(health);
   let registrationDone = false;
   registerBootstrapHooks(hooks, {
+    checks: health,
+    autoregisterCompletion: namedCheck('autoregister-completion', () => {
+      if (!registrationDone) throw new Error('API services not yet registered');
+    }),
     storage,
     groupVersions,
     clientCA: parts.clientCAFile,
@@ -95,24 +109,25 @@ export async function runServer(
     startInformers: async (hookSignal) => {
       // The watch machinery is up when a watch opens and delivers its initial bookmark.
       const ac = new AbortController();
-      hookSignal.addEventListener('abort', () => ac.abort(), { once: true });
-      for await (const ev of storage.watch('/events', {
-        resourceVersion: '',
-        bookmarks: true,
-        signal: ac.signal,
-      })) {
-        if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') {
-          ac.abort();
-          if (ev.type === 'ERROR') throw ev.error;
+      const stop = () => ac.abort();
+      // Removed again: the hook is retried while the store is down, each try on the same signal.
+      hookSignal.addEventListener('abort', stop, { once: true });
+      try {
+        for await (const ev of storage.watch('/events', {
+          resourceVersion: '',
+          bookmarks: true,
+          signal: ac.signal,
+        })) {
+          if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') {
+            ac.abort();
+            if (ev.type === 'ERROR') throw ev.error;
+          }
         }
+      } finally {
+        hookSignal.removeEventListener('abort', stop);
       }
     },
   });
-  health.addBootSequenceChecks(
-    namedCheck('autoregister-completion', () => {
-      if (!registrationDone) throw new Error('API services not yet registered');
-    }),
-  );
   health.addReadyzChecks(shutdownCheck(shutdownInitiated.signal));
   const healthHandler = toMiddleware(
     health.install({
@@ -135,12 +150,20 @@ export async function runServer(
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
     },
-    [healthHandler as RequestHandler, dispatch, notFoundHandler()],
+    [
+      healthHandler as RequestHandler,
+      discoveryHandler(fromViews(views), {
+        serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
+      }),
+      openapiHandler(views),
+      dispatch,
+      notFoundHandler(),
+    ],
   );
 
   const server = createSecureServer({
     config: config.secureServing,
-    handler: app,
+    handler: withRoutableTarget(app),
     logger,
     hosts: selfSignedHosts({
       bindAddress: config.secureServing.bindAddress,
@@ -162,6 +185,11 @@ export async function runServer(
       logger.v(1).info('All post-start hooks finished');
     },
     (err: unknown) => {
+      // Hooks still waiting for the store when a shutdown begins are stopped, not failed.
+      if (shutdownInitiated.signal.aborted) {
+        logger.info('Post-start hooks stopped by the shutdown');
+        return;
+      }
       // A failed start-up step leaves the server unable to do its job: exit non-zero so a
       // supervisor restarts it, as the real server does.
       logger.error('A post-start hook failed', { err });

@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { notAcceptable, versionInfo } from '@keel/apimachinery';
+import type { RequestHandler } from 'express';
+import { serialize, wantsPretty, writeError, writeObject } from '../respond.js';
+import {
+  apiGroupDiscoveryList,
+  apiGroupDocument,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  type ServerAddress,
+} from './documents.js';
+import type { DiscoveryGroup } from './groups.js';
+import { asTransform, isPlainJson, parseAccept } from './media-type.js';
+
+/** The response Content-Type client-go checks (in any parameter order) to read aggregated discovery. */
+export const aggregatedContentType = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+export interface DiscoveryOptions {
+  /**
+   * `host:port` clients should use, for /api's serverAddressByClientCIDRs (the advertise
+   * address and secure port). Default: the address the request arrived on.
+   */
+  readonly serverAddress?: string;
+}
+
+type Format = 'legacy' | 'aggregated';
+
+/**
+ * The first Accept clause the endpoint can serve decides: plain JSON gives the legacy body, the
+ * apidiscovery.k8s.io/v2 APIGroupDiscoveryList clause the aggregated one (where offered).
+ * Undefined means nothing acceptable (406).
+ */
+export function negotiateDiscovery(accept: string | undefined, aggregated: boolean): Format | undefined {
+  for (const c of parseAccept(accept)) {
+    if (aggregated && asTransform(c, 'apidiscovery.k8s.io', 'APIGroupDiscoveryList', ['v2']))
+      return 'aggregated';
+    if (isPlainJson(c)) return 'legacy';
+  }
+  return undefined;
+}
+
+function localAddress(req: IncomingMessage): string {
+  const host = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const port = req.socket.localPort ?? 443;
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+function etagOf(body: unknown): string {
+  return `"${createHash('sha512').update(JSON.stringify(body)).digest('hex').toUpperCase()}"`;
+}
+
+/**
+ * Serves /version and discovery (api-semantics §10.1–10.3) for a fixed set of groups. The
+ * documents are built once; only /api's server address depends on the request.
+ */
+export class DiscoveryService {
+  private readonly core: DiscoveryGroup | undefined;
+  private readonly named: readonly DiscoveryGroup[];
+  private readonly aggregatedApis: { body: unknown; etag: string };
+  private readonly aggregatedApi: { body: unknown; etag: string };
+
+  constructor(
+    groups: readonly DiscoveryGroup[],
+    private readonly options: DiscoveryOptions = {},
+  ) {
+    this.core = groups.find((g) => g.group === '');
+    this.named = groups.filter((g) => g.group !== '');
+    const apis = apiGroupDiscoveryList(this.named);
+    const api = apiGroupDiscoveryList(this.core ? [this.core] : []);
+    this.aggregatedApis = { body: apis, etag: etagOf(apis) };
+    this.aggregatedApi = { body: api, etag: etagOf(api) };
+  }
+
+  /** Returns false when the path is not a discovery path this server knows (the next handler decides). */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const path = url.pathname;
+    if (path === '/version' || path === '/version/') {
+      // The real /version handler always indents (WriteRawJSON), whatever ?pretty says.
+      const body = JSON.stringify(versionInfo(), null, 2);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+      return true;
+    }
+    const parts = path.split('/').slice(1);
+    if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+    const [prefix, a, b, ...rest] = parts;
+    if (rest.length > 0) return false;
+    if (prefix === 'api') {
+      if (a === undefined) {
+        const addresses: ServerAddress[] = [
+          { clientCIDR: '0.0.0.0/0', serverAddress: this.options.serverAddress ?? localAddress(req) },
+        ];
+        return this.respond(req, res, url, apiVersions(this.core, addresses), this.aggregatedApi);
+      }
+      const version = this.core?.versions.find((v) => v.version === a);
+      if (!version || b !== undefined) return false;
+      return this.respond(req, res, url, apiResourceList('', version));
+    }
+    if (prefix !== 'apis') return false;
+    if (a === undefined) {
+      // Only the exact /apis offers the aggregated form; /apis/ is the legacy handler alone.
+      const aggregated = path === '/apis' ? this.aggregatedApis : undefined;
+      return this.respond(req, res, url, apiGroupList(this.named), aggregated);
+    }
+    const group = this.named.find((g) => g.group === a);
+    if (!group) return false;
+    if (b === undefined) return this.respond(req, res, url, apiGroupDocument(group));
+    const version = group.versions.find((v) => v.version === b);
+    if (!version) return false;
+    return this.respond(req, res, url, apiResourceList(group.group, version));
+  }
+
+  private respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    legacy: unknown,
+    aggregated?: { body: unknown; etag: string },
+  ): true {
+    const format = negotiateDiscovery(req.headers.accept, aggregated !== undefined);
+    if (format === undefined) {
+      writeError(req, res, notAcceptable(['application/json']));
+    } else if (format === 'legacy' || !aggregated) {
+      writeObject(req, res, url, 200, legacy);
+    } else {
+      const headers = { ETag: aggregated.etag, Vary: 'Accept', 'Cache-Control': 'public' };
+      if (req.headers['if-none-match'] === aggregated.etag) {
+        res.writeHead(304, headers);
+        res.end();
+        return true;
+      }
+      const body = serialize(aggregated.body, wantsPretty(req, url));
+      res.writeHead(200, {
+        ...headers,
+        'Content-Type': aggregatedContentType,
+        'Content-Length': Buffer.byteLength(body),
+      });
+      res.end(body);
+    }
+    return true;
+  }
+}
+
+/** Express adapter: unknown paths and other methods go to `next()`. */
+export function discoveryHandler(
+  groups: readonly DiscoveryGroup[],
+  options: DiscoveryOptions = {},
+): RequestHandler {
+  const service = new DiscoveryService(groups, options);
+  return function discovery(req, res, next) {
+    const url = new URL(req.originalUrl || req.url, 'https://localhost');
+    if (!service.handle(req, res, url)) next();
+  };
+}

@@ -1,0 +1,92 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { coreV1EventView, eventsV1View } from '@keel/events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openapiHandler } from './handler.js';
+
+type Op = {
+  parameters?: { name: string; in: string; required?: boolean; schema?: unknown }[];
+  [k: string]: unknown;
+};
+type Doc = {
+  swagger: string;
+  paths: Record<string, Record<string, Op>>;
+  definitions?: Record<string, unknown>;
+};
+
+const PROTOBUF_V2 = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+
+let base = '';
+let server: Server;
+beforeAll(async () => {
+  const app = express();
+  app.use(openapiHandler([coreV1EventView, eventsV1View]));
+  app.use((_req, res) => void res.status(418).type('text/plain').send('fell through'));
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('/openapi/v2', () => {
+  it.each([
+    [PROTOBUF_V2],
+    ['application/com.github.proto-openapi.spec.v2.v1.0+protobuf'],
+    ['application/vnd.kubernetes.protobuf, application/json;q=0'],
+  ])('answers a protobuf-only Accept (%s) with a 406 Status, never JSON', async (accept) => {
+    const res = await fetch(`${base}/openapi/v2`, { headers: { accept } });
+    expect(res.status).toBe(406);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+  });
+
+  it.each([['application/json'], ['*/*'], [`${PROTOBUF_V2}, application/json`], [undefined]])(
+    'serves swagger 2.0 JSON for Accept %s',
+    async (accept) => {
+      const res = await fetch(`${base}/openapi/v2`, { headers: accept ? { accept } : {} });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
+      const doc = (await res.json()) as Doc;
+      expect(doc.swagger).toBe('2.0');
+      for (const [path, gvk] of [
+        ['/api/v1/namespaces/{namespace}/events/{name}', { group: '', kind: 'Event', version: 'v1' }],
+        [
+          '/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}',
+          { group: 'events.k8s.io', kind: 'Event', version: 'v1' },
+        ],
+      ] as const) {
+        const patch = doc.paths[path]?.['patch'];
+        expect(patch?.['x-kubernetes-group-version-kind']).toEqual(gvk);
+        expect(patch?.parameters?.slice(1)).toEqual(
+          ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map((name) => ({
+            uniqueItems: true,
+            type: name === 'force' ? 'boolean' : 'string',
+            description: expect.any(String) as unknown,
+            name,
+            in: 'query',
+          })),
+        );
+        expect(patch?.['consumes']).toHaveLength(4);
+        expect(patch?.parameters?.[0]).toEqual({
+          name: 'body',
+          in: 'body',
+          required: true,
+          schema: { $ref: `#/definitions/${meta}.Patch` },
+        });
+      }
+      const defs = doc.definitions ?? {};
+      for (const r of [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1] ?? '')) {
+        expect(Object.keys(defs)).toContain(r.replace('#/definitions/', ''));
+      }
+      expect(defs[`${meta}.DeleteOptions`]).toMatchObject({
+        'x-kubernetes-group-version-kind': [
+          { group: '', kind: 'DeleteOptions', version: 'v1' },
+          { group: 'events.k8s.io', kind: 'DeleteOptions', version: 'v1' },
+        ],
+      });
+    },
+  );
+});

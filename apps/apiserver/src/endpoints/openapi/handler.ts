@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { notAcceptable } from '@keel/apimachinery';
+import type { RequestHandler } from 'express';
+import { parseAccept, rangeMatches } from '../discovery/media-type.js';
+import { writeError } from '../respond.js';
+import { byGroupVersion, indexKey, openapiV2Document, openapiV3Document } from './documents.js';
+import type { OpenAPIView } from './operations.js';
+import type { Definitions } from './schema.js';
+
+/** A served document: its exact bytes and their content hash (uppercase hex SHA-512, as kube-openapi). */
+interface Served {
+  readonly body: Buffer;
+  readonly hash: string;
+}
+
+function served(doc: unknown): Served {
+  const body = Buffer.from(JSON.stringify(doc));
+  return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+}
+
+export interface OpenAPIOptions {
+  /** Schemas for kinds beyond the built-in catalogue (meta/v1 and Events), by definition name. */
+  readonly definitions?: Definitions;
+}
+
+/**
+ * Serves /openapi/v3 (the index and one document per group version) and /openapi/v2 (JSON only)
+ * like kube-openapi: ETag and If-None-Match everywhere; a v3 document fetched with the hash the
+ * index names is immutable; a stale hash redirects to the current one.
+ */
+export class OpenAPIService {
+  private readonly v3 = new Map<string, Served>();
+  private readonly index: Served;
+  private readonly v2: Served;
+
+  constructor(views: readonly OpenAPIView[], options: OpenAPIOptions = {}) {
+    const gvs = byGroupVersion(views);
+    const paths: Record<string, { serverRelativeURL: string }> = {};
+    for (const gv of [...gvs].sort((a, b) => (indexKey(a) < indexKey(b) ? -1 : 1))) {
+      const doc = served(openapiV3Document(gv, gvs, options.definitions));
+      const key = indexKey(gv);
+      this.v3.set(key, doc);
+      paths[key] = { serverRelativeURL: v3URL(key, doc.hash) };
+    }
+    this.index = served({ paths });
+    this.v2 = served(openapiV2Document(gvs, options.definitions));
+  }
+
+  /** Returns false for paths it does not serve. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const path = url.pathname;
+    if (path === '/openapi/v3') {
+      send(req, res, this.index, 'application/json', {});
+      return true;
+    }
+    if (path === '/openapi/v2') {
+      return this.negotiated(req, res, this.v2, {});
+    }
+    if (!path.startsWith('/openapi/v3/')) return false;
+    const key = path.slice('/openapi/v3/'.length);
+    const doc = this.v3.get(key);
+    if (!doc) return false;
+    const hash = url.searchParams.get('hash');
+    if (hash !== null && hash !== '' && hash !== doc.hash) {
+      redirect(res, v3URL(key, doc.hash));
+      return true;
+    }
+    const cache: Record<string, string> = hash
+      ? { 'Cache-Control': 'public, immutable', Expires: oneYearFromNow() }
+      : {};
+    return this.negotiated(req, res, doc, cache);
+  }
+
+  /** JSON for any Accept that admits it; a protobuf-only Accept is 406, never JSON. */
+  private negotiated(
+    req: IncomingMessage,
+    res: ServerResponse,
+    doc: Served,
+    headers: Record<string, string>,
+  ): true {
+    res.setHeader('Vary', 'Accept');
+    if (!parseAccept(req.headers.accept).some((c) => rangeMatches(c, 'application', 'json'))) {
+      writeError(req, res, notAcceptable(['application/json']));
+      return true;
+    }
+    send(req, res, doc, 'application/json', headers);
+    return true;
+  }
+}
+
+function v3URL(key: string, hash: string): string {
+  return `/openapi/v3/${key}?hash=${hash}`;
+}
+
+function oneYearFromNow(): string {
+  const d = new Date();
+  d.setUTCFullYear(d.getUTCFullYear() + 1);
+  return d.toUTCString();
+}
+
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  doc: Served,
+  contentType: string,
+  headers: Record<string, string>,
+): void {
+  const etag = `"${doc.hash}"`;
+  const common = { ...headers, ETag: etag };
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined && (inm.trim() === '*' || inm.split(',').some((t) => t.trim() === etag))) {
+    res.writeHead(304, common);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...common, 'Content-Type': contentType, 'Content-Length': doc.body.length });
+  res.end(doc.body);
+}
+
+/** Go's http.Redirect for a GET: 301, Location and a tiny HTML body. */
+function redirect(res: ServerResponse, location: string): void {
+  const body = `<a href="${location.replace(/&/g, '&amp;')}">Moved Permanently</a>.\n\n`;
+  res.writeHead(301, {
+    Location: location,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/** Express adapter: unknown paths and other methods go to `next()`. */
+export function openapiHandler(views: readonly OpenAPIView[], options: OpenAPIOptions = {}): RequestHandler {
+  const service = new OpenAPIService(views, options);
+  return function openapi(req, res, next) {
+    const url = new URL(req.originalUrl || req.url, 'https://localhost');
+    if (!service.handle(req, res, url)) next();
+  };
+}
