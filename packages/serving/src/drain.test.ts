@@ -288,3 +288,23 @@ describe('deadline', () => {
     expect(f.logger.lines.filter((l) => l.level === 'warning')).toEqual([]);
   });
 });
+
+describe('request classifiers', () => {
+  it('a throwing isLongRunning costs the request its classification, never the process', async () => {
+    const f = await start({
+      isLongRunning: (req) => {
+        if (req.url === '/boom') throw new TypeError('Invalid URL');
+        return false;
+      },
+    });
+    expect(await get(f.port, '/boom')).toMatchObject({ status: 200, body: 'ok' });
+    expect(await get(f.port, '/')).toMatchObject({ status: 200, body: 'ok' });
+    expect(f.logger.lines.filter((l) => l.level === 'error')).toEqual([
+      {
+        level: 'error',
+        msg: 'Drainer: isLongRunning failed; treating the request as not matching',
+        kv: { err: new TypeError('Invalid URL'), method: 'GET', uri: '/boom' },
+      },
+    ]);
+  });
+});

@@ -76,10 +76,33 @@ export class Drainer {
     private readonly server: NetServer,
     private readonly opts: DrainerOptions,
   ) {
-    this.isLongRunning = opts.isLongRunning ?? (() => false);
-    this.isExempt = opts.isExemptFromRetryAfter ?? retryAfterExemption();
+    this.isLongRunning = this.guarded('isLongRunning', opts.isLongRunning ?? (() => false));
+    this.isExempt = this.guarded(
+      'isExemptFromRetryAfter',
+      opts.isExemptFromRetryAfter ?? retryAfterExemption(),
+    );
     this.graceMs = opts.newConnectionGraceMs ?? 5000;
     server.on('connection', (socket: Socket) => this.onConnection(socket));
+  }
+
+  /**
+   * A classifier runs outside the handler's try, on requests no filter has checked yet (e.g. a
+   * target `new URL` refuses): one that throws must cost that request its classification (false),
+   * never the process.
+   */
+  private guarded(name: string, test: (req: IncomingMessage) => boolean): (req: IncomingMessage) => boolean {
+    return (req) => {
+      try {
+        return test(req);
+      } catch (err) {
+        this.opts.logger.error(`Drainer: ${name} failed; treating the request as not matching`, {
+          err,
+          method: req.method,
+          uri: req.url,
+        });
+        return false;
+      }
+    };
   }
 
   /** True from the moment shutdown() is called. */

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { SYSTEM_PRIVILEGED_GROUP } from '@keel/auth';
 import { context } from './context.js';
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -6,7 +7,8 @@ const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollecti
 /**
  * --max-requests-inflight and --max-mutating-requests-inflight: concurrency caps (0 = no cap),
  * long-running requests exempt. Over the cap the real server answers a plain-text 429 with
- * Retry-After, not a Status, and so does Keel.
+ * Retry-After, not a Status, and so does Keel; except to system:masters, who are always served
+ * (the real filter's rule: a super-admin or the loopback client must get an answer).
  */
 export function withMaxInFlight(maxReadOnly: number, maxMutating: number): RequestHandler {
   let readOnly = 0;
@@ -21,6 +23,11 @@ export function withMaxInFlight(maxReadOnly: number, maxMutating: number): Reque
     const limit = isMutating ? maxMutating : maxReadOnly;
     const current = isMutating ? mutating : readOnly;
     if (limit > 0 && current >= limit) {
+      if (ctx.user?.groups.includes(SYSTEM_PRIVILEGED_GROUP)) {
+        // Served beyond the cap without taking a slot, as in the real filter.
+        next();
+        return;
+      }
       res.writeHead(429, {
         'Content-Type': 'text/plain; charset=utf-8',
         'Retry-After': '1',

@@ -16,7 +16,8 @@ export function withTimeout(timeoutMs: number): RequestHandler {
     }
     const timer = setTimeout(() => {
       if (res.headersSent) return;
-      writeError(req, res, timeout('Timeout: request did not complete within the allotted timeout'));
+      // timeout() adds the "Timeout: " prefix itself.
+      writeError(req, res, timeout('request did not complete within the allotted timeout'));
       // Late writes from the handler go nowhere.
       const drop = () => res;
       Object.assign(res, { writeHead: drop, setHeader: drop, write: () => true, end: drop });

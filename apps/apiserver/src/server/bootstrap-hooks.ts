@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { newUid } from '@keel/apimachinery';
-import type { PostStartHooks } from '@keel/health';
+import type { BootSequenceChecks, HealthChecker, PostStartHook, PostStartHooks } from '@keel/health';
 import { isStorageError, type Storage } from '@keel/storage';
 
 export interface BootstrapDeps {
@@ -12,6 +13,36 @@ export interface BootstrapDeps {
   readonly admissionPlugins: readonly string[];
   /** Runs when the watch machinery is up (a watch opened and its first bookmark seen). */
   readonly startInformers: (signal: AbortSignal) => Promise<void>;
+  /**
+   * The `autoregister-completion` check and where it goes: it is listed between the
+   * autoregistration hook and the OpenAPI controller, as in the real server's verbose output.
+   */
+  readonly checks: BootSequenceChecks;
+  readonly autoregisterCompletion: HealthChecker;
+}
+
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 2_000;
+
+/**
+ * Runs a start-up step until the store answers: the real server's hooks wait for etcd rather
+ * than fail, so a store that is down at start leaves /readyz red (the hook `not finished`) and the
+ * server recovers by itself once the store is back, instead of exiting. Other errors fail the
+ * hook; the stop signal ends the wait.
+ */
+export function waitingForStore(step: PostStartHook): PostStartHook {
+  return async (signal) => {
+    for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
+      try {
+        await step(signal);
+        return;
+      } catch (err) {
+        const transient = isStorageError(err, 'Unreachable') || isStorageError(err, 'Timeout');
+        if (!transient || signal.aborted) throw err;
+      }
+      await sleep(delay, undefined, { signal });
+    }
+  };
 }
 
 function now(): string {
@@ -46,8 +77,11 @@ const SYSTEM_PRIORITY_CLASSES: readonly [string, number][] = [
  * until it has finished (docs/operations.md lists which step backs which name). Every step is
  * idempotent: several API servers on one Redis run them all.
  */
-export function registerBootstrapHooks(hooks: PostStartHooks, deps: BootstrapDeps): void {
+export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: BootstrapDeps): void {
   const { storage } = deps;
+  const hooks = {
+    add: (name: string, step: PostStartHook) => postStartHooks.add(name, waitingForStore(step)),
+  };
   hooks.add('start-platform-apiserver-admission-initializer', () =>
     // The admission chain is fixed at start-up; an empty one would admit everything silently.
     deps.admissionPlugins.length === 0
@@ -156,5 +190,6 @@ export function registerBootstrapHooks(hooks: PostStartHooks, deps: BootstrapDep
   hooks.add('apiservice-registration-controller', registered);
   hooks.add('apiservice-status-available-controller', registered);
   hooks.add('platform-apiserver-autoregistration', registered);
+  deps.checks.addBootSequenceChecks(deps.autoregisterCompletion);
   hooks.add('apiservice-openapi-controller', () => Promise.resolve());
 }

@@ -35,6 +35,8 @@ export interface HandlerChainConfig {
 export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly RequestHandler[]): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Express's fallback error page prints the stack trace unless it runs in production mode.
+  app.set('env', 'production');
   app.disable('etag');
   app.set('query parser', false);
   app.use(
