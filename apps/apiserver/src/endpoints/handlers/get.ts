@@ -1,8 +1,17 @@
 import { writeObject } from '../respond.js';
+import { tableForObject } from '../table.js';
 import type { Handler } from './scope.js';
+import { tableOptions } from './table-output.js';
 
-/** GET a named object. */
-export const getResource: Handler = async (scope, { req, res, url, info }) => {
-  const obj = await scope.store.get(info.namespace, info.name);
-  writeObject(req, res, url, 200, scope.view.encode(obj));
+/** GET a named object, as JSON or as a Table when the client asks for one. */
+export const getResource: Handler = async (scope, r) => {
+  const table = tableOptions(r);
+  const obj = await scope.store.get(r.info.namespace, r.info.name);
+  writeObject(
+    r.req,
+    r.res,
+    r.url,
+    200,
+    table ? tableForObject(scope.view, obj, table) : scope.view.encode(obj),
+  );
 };

@@ -1,12 +1,24 @@
 import { writeObject } from '../respond.js';
+import { tableForList } from '../table.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import type { Handler } from './scope.js';
+import { tableOptions } from './table-output.js';
 import { watchResource } from './watch.js';
 
 /** GET a collection (one namespace, or all with the cluster-wide path); `watch=true` streams instead. */
 export const listResource: Handler = async (scope, r) => {
   const opts = listOptions(scope.view, r);
   if (opts.watch) return watchResource(scope, r, opts);
+  const table = tableOptions(r);
   const result = await scope.store.list(r.info.namespace, listQuery(opts));
+  if (table) {
+    const meta = {
+      resourceVersion: result.resourceVersion,
+      ...(result.continueKey !== undefined ? { continue: result.continueKey } : {}),
+      ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+    };
+    writeObject(r.req, r.res, r.url, 200, tableForList(scope.view, result.items, meta, table));
+    return;
+  }
   writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
 };
