@@ -41,6 +41,8 @@ describe('decodeContinue', () => {
     [b64('{"v" 1}'), "continue key is not valid: invalid character '1' after object key"],
     ['', 'continue key is not valid: unexpected end of JSON input'],
     [b64('xyz'), "continue key is not valid: invalid character 'x' looking for beginning of value"],
+    // Bytes that are not UTF-8: Go names the byte itself.
+    ['garbage', "continue key is not valid: invalid character '\\u0081' looking for beginning of value"],
     [b64('[]'), 'continue key is not valid: json: cannot unmarshal array into Go value of type storage.continueToken'],
     [b64('{"rv":"5"}'), 'continue key is not valid: json: cannot unmarshal string into Go struct field continueToken.rv of type int64'],
     [b64('{"rv":1.5}'), 'continue key is not valid: json: cannot unmarshal number 1.5 into Go struct field continueToken.rv of type int64'],

@@ -32,8 +32,8 @@ export function encodeContinue(key: string, keyPrefix: string, resourceVersion: 
 
 /** Go's json.Unmarshal into the continueToken struct, with its type-error texts. */
 function unmarshalToken(data: Buffer): { v: string; rv: number; start: string } {
+  const syntax = goJsonSyntaxError(data);
   const text = data.toString('utf8');
-  const syntax = goJsonSyntaxError(text);
   if (syntax !== undefined) throw new Error(syntax);
   const parsed: unknown = JSON.parse(text);
   const out = { v: '', rv: 0, start: '' };

@@ -36,4 +36,12 @@ describe('goJsonSyntaxError', () => {
   ])('%j → %s', (text, message) => {
     expect(goJsonSyntaxError(text)).toBe(message);
   });
+  it.each([
+    [[0x81, 0xaa], "invalid character '\\u0081' looking for beginning of value"],
+    [[0x22, 0xff, 0x22, 0x78], "invalid character 'x' after top-level value"],
+    [[0x5b, 0xc3, 0xa9, 0x5d], "invalid character 'Ã' looking for beginning of value"],
+    [[0x7b, 0x7d], undefined],
+  ])('bytes %j → %s', (bytes, message) => {
+    expect(goJsonSyntaxError(Uint8Array.from(bytes))).toBe(message);
+  });
 });

@@ -12,11 +12,14 @@ type Ctx = (typeof Ctx)[keyof typeof Ctx];
 
 class SyntaxFailure extends Error {}
 
-/** Go's quoteChar: the offending byte in single quotes. */
-function quoteChar(c: string): string {
+/**
+ * Go's quoteChar: the offending byte in single quotes. The scanner sees a string's characters
+ * or, for raw bytes, one latin1 character per byte; either way the byte is the first one.
+ */
+function quoteChar(c: string, bytes: boolean): string {
   if (c === "'") return "'\\''";
   if (c === '"') return `'"'`;
-  const firstByte = Buffer.from(c, 'utf8')[0] ?? 0;
+  const firstByte = bytes ? c.charCodeAt(0) : (Buffer.from(c, 'utf8')[0] ?? 0);
   return `'${goQuote(String.fromCharCode(firstByte)).slice(1, -1)}'`;
 }
 
@@ -25,12 +28,13 @@ const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const isHex = (c: string): boolean => /^[0-9a-fA-F]$/.test(c);
 
 class Scanner {
+  constructor(private readonly bytes: boolean) {}
   private readonly stack: Ctx[] = [];
   endTop = false;
   step: Step = (c) => this.beginValue(c);
 
   private fail(c: string, context: string): never {
-    throw new SyntaxFailure(`invalid character ${quoteChar(c)} ${context}`);
+    throw new SyntaxFailure(`invalid character ${quoteChar(c, this.bytes)} ${context}`);
   }
 
   private beginValue(c: string): void {
@@ -159,9 +163,15 @@ class Scanner {
   }
 }
 
-/** The Go error text for malformed JSON, or undefined when `text` is valid JSON. */
-export function goJsonSyntaxError(text: string): string | undefined {
-  const s = new Scanner();
+/**
+ * The Go error text for malformed JSON, or undefined when the input is valid JSON. Pass raw
+ * bytes when they may not be UTF-8 (a decoded continue token): Go reports the byte it saw, not
+ * a replacement character.
+ */
+export function goJsonSyntaxError(input: string | Uint8Array): string | undefined {
+  const bytes = typeof input !== 'string';
+  const text = bytes ? Buffer.from(input).toString('latin1') : input;
+  const s = new Scanner(bytes);
   try {
     for (const c of text) s.step(c);
     if (!s.endTop) s.step(' ');

@@ -106,8 +106,9 @@ export class GenericStorage implements Storage {
       const ttlSeconds =
         typeof opts.ttlSeconds === 'function' ? opts.ttlSeconds(next, current) : opts.ttlSeconds;
       const ttlMs = ttlToMs(ttlSeconds, key);
-      // Like etcd3's GuaranteedUpdate: an unchanged object is not written and keeps its version.
-      if (raw && value === raw.value && ttlMs === undefined) return decodeRaw<T>(raw);
+      // Like etcd3's GuaranteedUpdate: an unchanged object is not written and keeps its version
+      // (and its TTL: the lease is only replaced by a write).
+      if (raw && value === raw.value) return decodeRaw<T>(raw);
       if (opts.dryRun) return raw ? decodeObject<T>(value, raw.modRV) : (JSON.parse(value) as T);
       const res = await this.backend.write({
         kind: 'update',

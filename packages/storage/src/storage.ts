@@ -38,7 +38,7 @@ export interface GetOptions {
 /**
  * The TTL of an updated object, like Kubernetes' TTLFunc: a number, or a function of the new
  * object and the existing one. Without it, an update makes the object permanent (as etcd does
- * when the lease is dropped).
+ * when the lease is dropped). An update that changes nothing writes nothing and keeps the TTL.
  */
 export type TtlOption<T> = number | ((obj: T, existing: T | undefined) => number | undefined);
 

@@ -1,5 +1,4 @@
 import {
-  badRequest,
   conflictModified,
   generateName,
   generateNameConflict,
@@ -14,14 +13,18 @@ import {
   type FieldSelector,
 } from '@keel/apimachinery';
 import { isStorageError, type ListResult, type Storage, type WatchEvent } from '@keel/storage';
+import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
 import { interpretStorageError } from './interpret-storage-error.js';
 import { recordManager } from './managed-fields.js';
+import { unchangedByUpdate } from './same-object.js';
 import { apiVersionOf, qualifiedResource, type InternalObject, type ResourceView } from './resource-view.js';
 
 export interface WriteContext {
   readonly dryRun: boolean;
   /** Already resolved from the query or the User-Agent. */
   readonly fieldManager: string;
+  /** How managedFields records the write; apply patches are `Apply`. */
+  readonly operation?: 'Apply' | 'Update';
 }
 
 export interface ListQuery {
@@ -44,6 +47,16 @@ export interface StoreOptions<I extends InternalObject> {
 }
 
 const GENERATE_NAME_ATTEMPTS = 8;
+
+/** A watch that sends no initial events has no end of them to mark (an empty store starts at "0"). */
+async function* withoutInitialEventsEnd<I>(
+  events: AsyncIterable<WatchEvent<I>>,
+): AsyncIterable<WatchEvent<I>> {
+  for await (const ev of events) {
+    if (ev.type === 'BOOKMARK' && ev.initialEventsEnd) continue;
+    yield ev;
+  }
+}
 
 function rfc3339Seconds(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -122,23 +135,46 @@ export class GenericStore<I extends InternalObject> {
     }
   }
 
-  watch(
+  /**
+   * Opens a watch. `sendInitialEvents` (WatchList) picks the start: true streams the current state
+   * (at least as new as resourceVersion) before the changes; false starts after resourceVersion,
+   * or from now when it is unset or 0; undefined keeps the legacy rule (state only from ""/0).
+   * Rejects (before anything is streamed) when the store has not reached resourceVersion.
+   */
+  async watch(
     namespace: string,
     q: {
       labelSelector: LabelSelector;
       fieldSelector: FieldSelector;
       resourceVersion: string;
+      sendInitialEvents?: boolean | undefined;
       bookmarks: boolean;
       signal: AbortSignal;
     },
-  ): AsyncIterable<WatchEvent<I>> {
+  ): Promise<AsyncIterable<WatchEvent<I>>> {
     const predicate = this.predicate(q);
-    return this.storage.watch<I>(this.prefix(namespace), {
-      resourceVersion: q.resourceVersion,
+    const prefix = this.prefix(namespace);
+    const fromAny = q.resourceVersion === '' || q.resourceVersion === '0';
+    let resourceVersion = q.resourceVersion;
+    try {
+      if (q.sendInitialEvents === true && !fromAny) {
+        // Waits for the store to reach it (TooLargeResourceVersion otherwise); the state streamed
+        // is then the latest, which is at least that new.
+        await this.storage.list<I>(prefix, { resourceVersion, match: 'NotOlderThan', limit: 1 });
+        resourceVersion = '';
+      } else if (q.sendInitialEvents === false && fromAny) {
+        resourceVersion = await this.storage.currentResourceVersion();
+      }
+    } catch (err) {
+      this.fail(err, '', 'list');
+    }
+    const events = this.storage.watch<I>(prefix, {
+      resourceVersion,
       bookmarks: q.bookmarks,
       signal: q.signal,
       ...(predicate ? { predicate } : {}),
     });
+    return q.sendInitialEvents === false ? withoutInitialEventsEnd(events) : events;
   }
 
   /** Translates a storage error seen inside a watch stream into the Status the stream carries. */
@@ -146,10 +182,29 @@ export class GenericStore<I extends InternalObject> {
     return interpretStorageError(err, this.qr, '', 'watch');
   }
 
+  private record(
+    obj: I,
+    current: I | undefined,
+    sent: Record<string, unknown>,
+    ctx: WriteContext,
+    now: Date,
+  ): void {
+    recordManager(obj, current, {
+      manager: ctx.fieldManager,
+      operation: ctx.operation ?? 'Update',
+      apiVersion: apiVersionOf(this.view),
+      now,
+      sent,
+      before: current && this.view.encode(current),
+      after: this.view.encode(obj),
+    });
+  }
+
   /** Fills system metadata, validates and stores a new object (kube's BeforeCreate + Store.Create). */
   async create(namespace: string, obj: I, wire: Record<string, unknown>, ctx: WriteContext): Promise<I> {
     const now = this.now();
     const meta = obj.metadata;
+    checkCreateNamespace(obj, namespace, this.view.namespaced);
     if (this.view.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
     meta.uid = newUid();
@@ -164,7 +219,7 @@ export class GenericStore<I extends InternalObject> {
     const generated = (meta.name ?? '') === '' && (meta.generateName ?? '') !== '';
     if (generated) meta.name = generateName(meta.generateName ?? '');
     this.invalid(obj, this.view.validateCreate(obj));
-    recordManager(obj, undefined, wire, ctx.fieldManager, apiVersionOf(this.view), now);
+    this.record(obj, undefined, wire, ctx, now);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.storage.create(this.key(namespace, meta.name ?? ''), obj, {
@@ -202,12 +257,7 @@ export class GenericStore<I extends InternalObject> {
           const { obj, wire } = mutate(current);
           const now = this.now();
           const meta = obj.metadata;
-          if (meta.name !== undefined && meta.name !== name) {
-            throw badRequest(
-              `the name of the object (${meta.name}) does not match the name on the URL (${name})`,
-            );
-          }
-          meta.name = name;
+          checkName(obj, name, namespace);
           if (this.view.namespaced) meta.namespace = namespace;
           if (!current) {
             if (!this.view.allowCreateOnUpdate) throw notFound(this.qr, name);
@@ -216,7 +266,7 @@ export class GenericStore<I extends InternalObject> {
             meta.creationTimestamp = rfc3339Seconds(now);
             delete meta.resourceVersion;
             this.invalid(obj, this.view.validateCreate(obj));
-            recordManager(obj, undefined, wire, ctx.fieldManager, apiVersionOf(this.view), now);
+            this.record(obj, undefined, wire, ctx, now);
             return obj;
           }
           created = false;
@@ -233,7 +283,8 @@ export class GenericStore<I extends InternalObject> {
           // Metadata update validation compares versions; an unconditional update means "the current one".
           meta.resourceVersion = current.metadata.resourceVersion;
           this.invalid(obj, this.view.validateUpdate(obj, current));
-          recordManager(obj, current, wire, ctx.fieldManager, apiVersionOf(this.view), now);
+          if (unchangedByUpdate(obj, current)) return current;
+          this.record(obj, current, wire, ctx, now);
           delete meta.resourceVersion;
           return obj;
         },
@@ -254,6 +305,9 @@ export class GenericStore<I extends InternalObject> {
     name: string,
     opts: { dryRun: boolean; preconditions?: { uid?: string; resourceVersion?: string } },
   ): Promise<I> {
+    if (opts.preconditions) {
+      checkDeletePreconditions(await this.get(namespace, name), this.view.kind, opts.preconditions);
+    }
     try {
       return await this.storage.delete<I>(this.key(namespace, name), {
         dryRun: opts.dryRun,

@@ -1,6 +1,7 @@
 import {
   alreadyExists,
   badRequest,
+  conflict,
   conflictModified,
   expired,
   notFound,
@@ -31,7 +32,11 @@ export function interpretStorageError(
     case 'KeyExists':
       return alreadyExists(qr, name);
     case 'Conflict':
-      return conflictModified(qr, name);
+      // A storage precondition (uid, resourceVersion) says which one failed; anything else is
+      // the optimistic-lock conflict.
+      return err.message.startsWith('Precondition failed')
+        ? conflict(qr, name, err.message)
+        : conflictModified(qr, name);
     case 'Expired':
       if (err.continueKey !== undefined) return expired(CONTINUE_EXPIRED, { continue: err.continueKey });
       if (op === 'watch') {

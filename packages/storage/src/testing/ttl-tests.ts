@@ -54,6 +54,20 @@ export function ttlTests(open: Open): void {
       expect((await s.list<Obj>('/things')).items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     });
 
+    it('an update that changes nothing writes nothing, even with a TTL (no new version, no event)', async () => {
+      const s = await open();
+      const a = await s.create('/things/a', obj('a'), { ttlSeconds: 3600 });
+      const w = new EventCollector(s, '/things', { resourceVersion: a.metadata.resourceVersion! });
+      const u = await s.guaranteedUpdate<Obj>('/things/a', (o) => o!, { ttlSeconds: 3600 });
+      expect(u.metadata.resourceVersion).toBe(a.metadata.resourceVersion);
+      expect(await s.currentResourceVersion()).toBe(a.metadata.resourceVersion);
+      await s.create('/things/b', obj('b'));
+      expect((await w.waitFor(1, 5_000)).map(show)).toEqual([
+        `ADDED b ${Number(a.metadata.resourceVersion) + 1}`,
+      ]);
+      await w.stop();
+    });
+
     it.each([0, -1, Number.NaN])('rejects a ttl of %s seconds with InvalidObject', async (ttlSeconds) => {
       const s = await open();
       await expectCode(s.create('/things/a', obj('a'), { ttlSeconds }), 'InvalidObject');

@@ -1,10 +1,35 @@
 import type { ServerResponse } from 'node:http';
-import { badRequest, type FieldValidationDirective } from '@keel/apimachinery';
+import { badRequest, goQuote, type FieldValidationDirective } from '@keel/apimachinery';
 import type { Decoded, InternalObject, ResourceView } from '../../registry/resource-view.js';
 
 /** Go's quoting for the Warning header text: backslash before `"` and `\`. */
 function warningText(text: string): string {
   return `299 - "${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
+
+/** What fieldValidation is about: unknown and duplicate fields, in the JSON decoder's words. */
+export function strictProblems(decoded: Decoded<unknown>, duplicates: readonly string[] = []): string[] {
+  const unknown = decoded.unknownFields;
+  // Members the decoder skipped as unknown are not checked for repeats.
+  const insideUnknown = (p: string) =>
+    unknown.some((u) => p === u || p.startsWith(`${u}.`) || p.startsWith(`${u}[`));
+  return [
+    // The JSON decoder quotes the path Go-style (strconv.Quote).
+    ...unknown.map((f) => `unknown field ${goQuote(f)}`),
+    ...[...(decoded.duplicateFields ?? []), ...duplicates.filter((d) => !insideUnknown(d))].map(
+      (f) => `duplicate field ${goQuote(f)}`,
+    ),
+  ];
+}
+
+/** One `Warning: 299 - "..."` header per problem, after any already set. */
+export function addWarnings(res: ServerResponse, problems: readonly string[]): void {
+  const existing = res.getHeader('Warning');
+  const warnings = [
+    ...(Array.isArray(existing) ? existing : existing ? [String(existing)] : []),
+    ...problems.map(warningText),
+  ];
+  res.setHeader('Warning', warnings);
 }
 
 /**
@@ -17,30 +42,44 @@ export function decodeWithValidation<I extends InternalObject>(
   body: unknown,
   directive: FieldValidationDirective,
   res: ServerResponse,
+  duplicates: () => readonly string[] = () => [],
 ): Decoded<I> {
   const decoded = view.decode(body);
-  const problems = [
-    ...decoded.unknownFields.map((f) => `unknown field "${f}"`),
-    ...(decoded.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),
-  ];
+  const problems = strictProblems(decoded, directive === 'Ignore' ? [] : duplicates());
   if (problems.length === 0 || directive === 'Ignore') return decoded;
   if (directive === 'Strict') {
     throw badRequest(
       `${view.kind} in version "${view.version}" cannot be handled as a ${view.kind}: strict decoding error: ${problems.join(', ')}`,
     );
   }
-  const existing = res.getHeader('Warning');
-  const warnings = [
-    ...(Array.isArray(existing) ? existing : existing ? [String(existing)] : []),
-    ...problems.map(warningText),
-  ];
-  res.setHeader('Warning', warnings);
+  addWarnings(res, problems);
   return decoded;
 }
 
-/** A request body as a field-set source: objects as sent, anything else (a JSON patch's op list) as nothing. */
-export function wireObject(body: unknown): Record<string, unknown> {
-  return body !== null && typeof body === 'object' && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : {};
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The members of `sent` that `kept` still has, recursively through objects. */
+function keptPart(sent: Record<string, unknown>, kept: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(sent)) {
+    if (!Object.hasOwn(kept, k)) continue;
+    const kv = kept[k];
+    out[k] = isPlainObject(v) && isPlainObject(kv) ? keptPart(v, kv) : v;
+  }
+  return out;
+}
+
+/**
+ * A request body as a field-set source: what the client sent and the decoded object kept (fields
+ * fieldValidation dropped are owned by no one); anything but an object (a JSON patch's op list)
+ * sets nothing.
+ */
+export function wireObject<I extends InternalObject>(
+  body: unknown,
+  view: ResourceView<I>,
+  decoded: I,
+): Record<string, unknown> {
+  return isPlainObject(body) ? keptPart(body, view.encode(decoded)) : {};
 }

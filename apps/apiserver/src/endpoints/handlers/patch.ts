@@ -13,8 +13,9 @@ import {
 } from '@keel/apimachinery';
 import { qualifiedResource } from '../../registry/resource-view.js';
 import { writeObject } from '../respond.js';
-import { mediaType, parseJson, parseYamlText, readBody } from './body.js';
+import { mediaType, parsePatchJson, parseYamlText, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
+import { decodePatched } from './decode-patched.js';
 import type { Handler } from './scope.js';
 import { writeContext } from './write-context.js';
 
@@ -47,9 +48,9 @@ function applyPatch(type: PatchType, current: JsonObject, patch: unknown): JsonV
 export const patchResource: Handler = async (scope, { req, res, url, info }) => {
   const type = patchType(mediaType(req));
   const opts = parsePatchOptions(url.searchParams, type);
-  const text = (await readBody(req, scope.maxRequestBodyBytes)).toString('utf8');
+  const raw = await readBody(req, scope.maxRequestBodyBytes);
   const isApply = type === 'application/apply-patch+yaml';
-  const patch = isApply ? parseYamlText(text, scope.view.kind) : parseJson(text, scope.view.kind);
+  const patch = isApply ? parseYamlText(raw.toString('utf8'), scope.view.kind) : parsePatchJson(raw);
   const { obj, created } = await scope.store.update(
     info.namespace,
     info.name,
@@ -64,11 +65,13 @@ export const patchResource: Handler = async (scope, { req, res, url, info }) => 
             metadata: { name: info.name, namespace: info.namespace },
           };
       const patched = applyPatch(type, base, patch);
-      const { object } = decodeWithValidation(scope.view, patched, opts.fieldValidation, res);
-      // The manager owns what its patch set, not the whole object.
-      return { obj: object, wire: wireObject(patch) };
+      const { object } = isApply
+        ? decodeWithValidation(scope.view, patched, opts.fieldValidation, res)
+        : decodePatched(scope.view, type, patched, patch, opts.fieldValidation, res);
+      // An apply owns what its configuration set; an update what it changes (managed-fields.ts).
+      return { obj: object, wire: wireObject(patch, scope.view, object) };
     },
-    writeContext(req, opts),
+    { ...writeContext(req, opts), operation: isApply ? 'Apply' : 'Update' },
   );
   writeObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
 };

@@ -1,6 +1,6 @@
-import { badRequest, parseUpdateOptions } from '@keel/apimachinery';
+import { parseUpdateOptions } from '@keel/apimachinery';
 import { writeObject } from '../respond.js';
-import { decodeObjectBody, readBody } from './body.js';
+import { decodeObjectBody, jsonDuplicates, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
 import type { Handler } from './scope.js';
 import { writeContext } from './write-context.js';
@@ -8,13 +8,12 @@ import { writeContext } from './write-context.js';
 /** PUT (replace) a named object; creates it (201) when the resource allows create-on-update. */
 export const updateResource: Handler = async (scope, { req, res, url, info }) => {
   const opts = parseUpdateOptions(url.searchParams);
-  const body = decodeObjectBody(req, await readBody(req, scope.maxRequestBodyBytes), scope.view.kind);
-  const { object } = decodeWithValidation(scope.view, body, opts.fieldValidation, res);
-  const bodyNamespace = object.metadata.namespace ?? '';
-  if (scope.view.namespaced && bodyNamespace !== '' && bodyNamespace !== info.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-  const wire = wireObject(body);
+  const raw = await readBody(req, scope.maxRequestBodyBytes);
+  const body = decodeObjectBody(req, raw, scope.view.kind);
+  const { object } = decodeWithValidation(scope.view, body, opts.fieldValidation, res, () =>
+    jsonDuplicates(req, raw),
+  );
+  const wire = wireObject(body, scope.view, object);
   // Each storage retry needs its own copy: the store fills metadata into what it gets.
   const { obj, created } = await scope.store.update(
     info.namespace,

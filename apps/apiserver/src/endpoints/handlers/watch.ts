@@ -18,14 +18,7 @@ export async function watchResource(
   { req, res, info }: HandlerRequest,
   opts: ListOptions,
 ): Promise<void> {
-  const seconds = opts.timeoutSeconds ?? defaultTimeoutSeconds(scope.minRequestTimeoutSeconds);
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), seconds * 1000);
-  const onClose = () => stop.abort();
-  req.on('close', onClose);
-  res.on('close', onClose);
-  scope.trackLongRunning(res, () => stop.abort());
-
   // A watch on a named path follows that one object (clients usually send the field selector instead).
   const fieldSelector =
     info.name === ''
@@ -35,13 +28,23 @@ export async function watchResource(
             .filter((s) => s !== '')
             .join(','),
         );
-  const events = scope.store.watch(info.namespace, {
+  // Opened before the response starts, so a refused start (e.g. a resourceVersion the store has
+  // not reached) is still an HTTP error.
+  const events = await scope.store.watch(info.namespace, {
     labelSelector: opts.labelSelector,
     fieldSelector,
     resourceVersion: opts.resourceVersion,
+    sendInitialEvents: opts.sendInitialEvents,
     bookmarks: opts.allowWatchBookmarks,
     signal: stop.signal,
   });
+  const seconds = opts.timeoutSeconds ?? defaultTimeoutSeconds(scope.minRequestTimeoutSeconds);
+  const timer = setTimeout(() => stop.abort(), seconds * 1000);
+  const onClose = () => stop.abort();
+  req.on('close', onClose);
+  res.on('close', onClose);
+  scope.trackLongRunning(res, () => stop.abort());
+
   res.writeHead(200, {
     'Content-Type': 'application/json',
     'Transfer-Encoding': 'chunked',

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { jsonDuplicateFields } from './go-json-duplicates.js';
+
+describe('jsonDuplicateFields', () => {
+  it.each([
+    ['{}', []],
+    ['{"a":1,"b":2}', []],
+    ['{"a":1,"a":2}', ['a']],
+    ['{"a":1,"a":2,"a":3}', ['a']],
+    [
+      '{"metadata":{"name":"x","labels":{"k":"1","k":"2"},"name":"y"}}',
+      ['metadata.labels.k', 'metadata.name'],
+    ],
+    ['{"items":[{"n":1,"n":2},{"n":3}],"s":"{\\"a\\":1,\\"a\\":2}"}', ['items[0].n']],
+    [' { "a" : [ 1 , true , null , "x" ] , "b" : { } , "a" : -1.5e3 } ', ['a']],
+    ['{"a\\u0062":1,"ab":2}', ['ab']],
+    ['[1,{"x":1,"x":2}]', ['[1].x']],
+  ])('%s → %j', (text, want) => {
+    expect(jsonDuplicateFields(text)).toEqual(want);
+  });
+
+  it('stops at the limit', () => {
+    const text = `{${Array.from({ length: 5 }, (_, i) => `"k${i}":{"a":1,"a":2}`).join(',')}}`;
+    expect(jsonDuplicateFields(text, 2)).toEqual(['k0.a', 'k1.a']);
+  });
+});
