@@ -1,0 +1,143 @@
+import { NodeInfo, newPodInfo } from '../framework/node-info.js';
+import { podUid, type Node, type Pod } from '../framework/types.js';
+import type { Snapshot } from './snapshot.js';
+
+interface PodState {
+  readonly nodeName: string;
+  /** Placed by the scheduler before the API server confirmed the binding. */
+  assumed: boolean;
+}
+
+/**
+ * kube's scheduler cache: Node objects and the pods assigned to them, folded into one NodeInfo per
+ * node whose totals are updated incrementally on each event. Pods the scheduler has just placed are
+ * "assumed" so the next cycle accounts for them before the watch reports the binding; the watch's
+ * add confirms them, `forgetPod` takes them back when the binding fails.
+ *
+ * Feed it assigned pods only (`spec.nodeName` set) and remove pods that turn terminal: the pod
+ * informer's field selector (`status.phase!=Succeeded,status.phase!=Failed`) reports those as deletes.
+ */
+export class SchedulerCache {
+  private readonly nodes = new Map<string, NodeInfo>();
+  private readonly podStates = new Map<string, PodState>();
+  /** Rebuilt lazily after a node gains or loses its Node object. */
+  private list: NodeInfo[] | undefined;
+
+  addNode(node: Node): void {
+    const name = node.metadata.name;
+    let info = this.nodes.get(name);
+    if (!info) this.nodes.set(name, (info = new NodeInfo(name)));
+    if (!info.node) this.list = undefined;
+    info.setNode(node);
+  }
+
+  updateNode(_oldNode: Node | undefined, newNode: Node): void {
+    this.addNode(newNode);
+  }
+
+  /**
+   * Drops the Node object. Pods still on it keep their NodeInfo (without a node, so it is never
+   * scheduled to) until they are deleted too, as in kube.
+   */
+  removeNode(node: Node): void {
+    const info = this.nodes.get(node.metadata.name);
+    if (!info?.node) return;
+    info.removeNode();
+    if (info.pods.size === 0) this.nodes.delete(info.name);
+    this.list = undefined;
+  }
+
+  /**
+   * Records that the scheduler placed `pod` on `nodeName`, ahead of the binding. The pod is stored
+   * with `spec.nodeName` set, as kube's assumed copy is.
+   */
+  assumePod(pod: Pod, nodeName: string): void {
+    const key = podUid(pod);
+    if (this.podStates.has(key)) throw new Error(`pod ${key} is in the cache, so can't be assumed`);
+    const assumed: Pod = { ...pod, spec: { ...pod.spec, nodeName } };
+    this.place(assumed, nodeName, true);
+  }
+
+  /** Takes back an assumed pod whose binding failed. Confirmed pods are not touched. */
+  forgetPod(pod: Pod): void {
+    const key = podUid(pod);
+    const state = this.podStates.get(key);
+    if (!state?.assumed) return;
+    this.unplace(key, state);
+  }
+
+  isAssumed(pod: Pod): boolean {
+    return this.podStates.get(podUid(pod))?.assumed ?? false;
+  }
+
+  /**
+   * An assigned pod seen by the watch. Confirms an assumed pod (moving it if the API server put it
+   * on another node than assumed); a pod already present is replaced, so a resync is harmless.
+   */
+  addPod(pod: Pod): void {
+    const nodeName = pod.spec.nodeName ?? '';
+    if (nodeName === '') return;
+    const key = podUid(pod);
+    const state = this.podStates.get(key);
+    if (state) this.unplace(key, state);
+    this.place(pod, nodeName, false);
+  }
+
+  updatePod(_oldPod: Pod | undefined, newPod: Pod): void {
+    this.addPod(newPod);
+  }
+
+  removePod(pod: Pod): void {
+    const key = podUid(pod);
+    const state = this.podStates.get(key);
+    if (state) this.unplace(key, state);
+  }
+
+  private place(pod: Pod, nodeName: string, assumed: boolean): void {
+    let info = this.nodes.get(nodeName);
+    if (!info) this.nodes.set(nodeName, (info = new NodeInfo(nodeName)));
+    info.addPod(newPodInfo(pod));
+    this.podStates.set(podUid(pod), { nodeName, assumed });
+  }
+
+  private unplace(key: string, state: PodState): void {
+    this.podStates.delete(key);
+    const info = this.nodes.get(state.nodeName);
+    if (!info) return;
+    info.removePod(key);
+    if (!info.node && info.pods.size === 0) this.nodes.delete(info.name);
+  }
+
+  /** The NodeInfo for a node, including a node-less one that only holds pods. */
+  nodeInfo(nodeName: string): NodeInfo | undefined {
+    return this.nodes.get(nodeName);
+  }
+
+  /** A view for one scheduling cycle; O(1) unless nodes came or went since the last one. */
+  snapshot(): Snapshot {
+    const nodeInfos = (this.list ??= [...this.nodes.values()].filter((n) => n.node !== undefined));
+    return {
+      nodeInfos,
+      get: (name) => {
+        const n = this.nodes.get(name);
+        return n?.node ? n : undefined;
+      },
+      numNodes: () => nodeInfos.length,
+    };
+  }
+
+  /** Nodes with a Node object. */
+  nodeCount(): number {
+    return this.snapshot().numNodes();
+  }
+
+  podCount(): number {
+    return this.podStates.size;
+  }
+
+  assumedPodCount(): number {
+    let n = 0;
+    for (const s of this.podStates.values()) if (s.assumed) n++;
+    return n;
+  }
+}

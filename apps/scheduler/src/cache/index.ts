@@ -1,0 +1,2 @@
+export { SchedulerCache } from './cache.js';
+export type { Snapshot } from './snapshot.js';

@@ -1,0 +1,213 @@
+import type { SchedulerProfile } from '../options/index.js';
+import type { CycleState } from './cycle-state.js';
+import {
+  MAX_NODE_SCORE,
+  MIN_NODE_SCORE,
+  type BindPlugin,
+  type FilterPlugin,
+  type PreEnqueuePlugin,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type QueuedPodInfo,
+  type QueueSortPlugin,
+  type ScorePlugin,
+} from './interface.js';
+import type { NodeInfo } from './node-info.js';
+import { buildPluginLists } from './plugin-lists.js';
+import type { Registry } from './registry.js';
+import { Status, type MaybeStatus } from './status.js';
+import type { Pod } from './types.js';
+
+export interface WeightedScorePlugin {
+  readonly plugin: ScorePlugin;
+  readonly weight: number;
+}
+
+export type ScoreOutcome =
+  { readonly ok: true; readonly totals: number[] } | { readonly ok: false; readonly status: Status };
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * One profile's plugins per extension point and the code that runs them (kube's frameworkImpl).
+ * Everything here is synchronous: a scheduling cycle runs to completion without yielding, so the
+ * cache cannot change under it.
+ */
+export class Framework {
+  readonly preEnqueuePlugins: readonly PreEnqueuePlugin[];
+  readonly queueSortPlugins: readonly QueueSortPlugin[];
+  readonly preFilterPlugins: readonly PreFilterPlugin[];
+  readonly filterPlugins: readonly FilterPlugin[];
+  readonly preScorePlugins: readonly PreScorePlugin[];
+  readonly scorePlugins: readonly WeightedScorePlugin[];
+  readonly bindPlugins: readonly BindPlugin[];
+
+  private constructor(
+    readonly profileName: string,
+    /** The profile's own value; undefined means the configuration's global one applies. */
+    readonly percentageOfNodesToScore: number | undefined,
+    lists: ReturnType<typeof buildPluginLists>,
+  ) {
+    const p = lists.points;
+    this.preEnqueuePlugins = p.preEnqueue as PreEnqueuePlugin[];
+    this.queueSortPlugins = p.queueSort as QueueSortPlugin[];
+    this.preFilterPlugins = p.preFilter as PreFilterPlugin[];
+    this.filterPlugins = p.filter as FilterPlugin[];
+    this.preScorePlugins = p.preScore as PreScorePlugin[];
+    this.scorePlugins = (p.score as ScorePlugin[]).map((plugin) => ({
+      plugin,
+      weight: lists.weights.get(plugin.name) ?? 1,
+    }));
+    this.bindPlugins = p.bind as BindPlugin[];
+  }
+
+  /**
+   * Builds the framework for one defaulted profile (`SchedulerConfiguration.profiles[i]`). Throws,
+   * with kube's wording, when a plugin is not registered, does not implement a point it is
+   * explicitly enabled at, or is enabled twice, and when no queue sort plugin is left.
+   */
+  static fromProfile(profile: SchedulerProfile, registry: Registry): Framework {
+    const lists = buildPluginLists(profile, registry, { profileName: profile.schedulerName });
+    if (lists.points.queueSort.length === 0) throw new Error('no queue sort plugin is enabled');
+    return new Framework(profile.schedulerName, profile.percentageOfNodesToScore, lists);
+  }
+
+  /** The queue order: the (single) QueueSort plugin's less. */
+  queueSortLess(): (a: QueuedPodInfo, b: QueuedPodInfo) => boolean {
+    const sorter = this.queueSortPlugins[0] as QueueSortPlugin;
+    return (a, b) => sorter.less(a, b);
+  }
+
+  /** The first PreEnqueue rejection (the pod stays gated), or undefined. */
+  runPreEnqueuePlugins(pod: Pod): MaybeStatus {
+    for (const pl of this.preEnqueuePlugins) {
+      let s: MaybeStatus;
+      try {
+        s = pl.preEnqueue(pod);
+      } catch (err) {
+        return Status.fromError(
+          new Error(`running PreEnqueue plugin ${JSON.stringify(pl.name)}: ${errorText(err)}`),
+        ).withPlugin(pl.name);
+      }
+      if (s && !s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    return undefined;
+  }
+
+  /** PreFilter: Skip marks the plugin's Filter as skipped; a rejection ends the cycle for every node. */
+  runPreFilterPlugins(state: CycleState, pod: Pod): MaybeStatus {
+    for (const pl of this.preFilterPlugins) {
+      let s: MaybeStatus;
+      try {
+        s = pl.preFilter(state, pod);
+      } catch (err) {
+        s = Status.fromError(err);
+      }
+      if (!s || s.isSuccess()) continue;
+      if (s.isSkip()) {
+        state.skipFilterPlugins.add(pl.name);
+        continue;
+      }
+      if (s.isRejected()) return s.withPlugin(pl.name);
+      return Status.fromError(
+        new Error(`running PreFilter plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
+      ).withPlugin(pl.name);
+    }
+    return undefined;
+  }
+
+  hasFilterPlugins(): boolean {
+    return this.filterPlugins.length > 0;
+  }
+
+  /** Filters one node, stopping at the first plugin that rejects it. */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    for (const pl of this.filterPlugins) {
+      if (state.skipFilterPlugins.has(pl.name)) continue;
+      let s: MaybeStatus;
+      try {
+        s = pl.filter(state, pod, nodeInfo);
+      } catch (err) {
+        s = Status.fromError(err);
+      }
+      if (!s || s.isSuccess()) continue;
+      if (s.isRejected()) return s.withPlugin(pl.name);
+      return Status.fromError(
+        new Error(`running ${JSON.stringify(pl.name)} filter plugin: ${s.message()}`),
+      ).withPlugin(pl.name);
+    }
+    return undefined;
+  }
+
+  hasScorePlugins(): boolean {
+    return this.scorePlugins.length > 0;
+  }
+
+  /** PreScore: Skip marks the plugin's Score as skipped; anything else unsuccessful is an error. */
+  runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
+    for (const pl of this.preScorePlugins) {
+      let s: MaybeStatus;
+      try {
+        s = pl.preScore(state, pod, nodes);
+      } catch (err) {
+        s = Status.fromError(err);
+      }
+      if (!s || s.isSuccess()) continue;
+      if (s.isSkip()) {
+        state.skipScorePlugins.add(pl.name);
+        continue;
+      }
+      return Status.fromError(
+        new Error(`running PreScore plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
+      ).withPlugin(pl.name);
+    }
+    return undefined;
+  }
+
+  /**
+   * Each score plugin scores every node, normalizes its scores, which must then be integers in
+   * 0..100, and contributes score × weight to each node's total.
+   */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
+    const totals = new Array<number>(nodes.length).fill(0);
+    for (const { plugin: pl, weight } of this.scorePlugins) {
+      if (state.skipScorePlugins.has(pl.name)) continue;
+      const scores = new Array<number>(nodes.length);
+      try {
+        for (let i = 0; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+      } catch (err) {
+        return {
+          ok: false,
+          status: Status.fromError(
+            new Error(
+              `running Score plugins: plugin ${JSON.stringify(pl.name)} failed with: ${errorText(err)}`,
+            ),
+          ).withPlugin(pl.name),
+        };
+      }
+      try {
+        pl.normalizeScores?.(scores, state, pod);
+      } catch (err) {
+        return {
+          ok: false,
+          status: Status.fromError(
+            new Error(
+              `running Normalize on Score plugins: plugin ${JSON.stringify(pl.name)} failed with: ${errorText(err)}`,
+            ),
+          ).withPlugin(pl.name),
+        };
+      }
+      for (let i = 0; i < nodes.length; i++) {
+        const s = scores[i] as number;
+        if (!Number.isInteger(s) || s < MIN_NODE_SCORE || s > MAX_NODE_SCORE) {
+          const msg = `running Normalize on Score plugins: plugin ${JSON.stringify(pl.name)} returns an invalid score ${s}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`;
+          return { ok: false, status: Status.fromError(new Error(msg)).withPlugin(pl.name) };
+        }
+        totals[i] = (totals[i] as number) + s * weight;
+      }
+    }
+    return { ok: true, totals };
+  }
+}

@@ -1,0 +1,81 @@
+import type { CycleState } from './cycle-state.js';
+import type { NodeInfo } from './node-info.js';
+import type { MaybeStatus } from './status.js';
+import type { Pod } from './types.js';
+
+/** The highest score a plugin may give a node (after normalizing); the lowest is 0. */
+export const MAX_NODE_SCORE = 100;
+export const MIN_NODE_SCORE = 0;
+
+/**
+ * A pod in the scheduling queue. `timestamp` is when it last entered the queue (it orders pods
+ * of equal priority and starts its backoff); `attempts` counts the cycles it was popped for.
+ */
+export interface QueuedPodInfo {
+  pod: Pod;
+  /** `namespace/name`. */
+  readonly key: string;
+  timestamp: number;
+  attempts: number;
+  /** When it was first popped; undefined until then. */
+  initialAttemptTimestamp: number | undefined;
+  /** The plugins that rejected it in its last cycle; empty after an internal error. */
+  unschedulablePlugins: Set<string>;
+  /** Held back by a PreEnqueue plugin (scheduling gates). */
+  gated: boolean;
+}
+
+/** Every plugin has a name; each extension point is a separate interface it may implement. */
+export interface Plugin {
+  readonly name: string;
+}
+
+/** Decides whether a pod may enter the active queue at all. */
+export interface PreEnqueuePlugin extends Plugin {
+  preEnqueue(pod: Pod): MaybeStatus;
+}
+
+/** Orders the active queue. Exactly one per profile, the same in every profile. */
+export interface QueueSortPlugin extends Plugin {
+  less(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
+}
+
+/** Runs once per cycle before any Filter: precomputes per-pod data into the CycleState. */
+export interface PreFilterPlugin extends Plugin {
+  preFilter(state: CycleState, pod: Pod): MaybeStatus;
+}
+
+/** Whether `pod` fits on one node; a rejection is Unschedulable(AndUnresolvable) with reasons. */
+export interface FilterPlugin extends Plugin {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+}
+
+/** Runs once before scoring, over the feasible nodes. */
+export interface PreScorePlugin extends Plugin {
+  preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus;
+}
+
+/**
+ * Ranks a feasible node. Without `normalizeScores` the score must already be in 0..100; with it,
+ * the raw scores of all nodes (aligned with the node list) are rewritten in place into 0..100.
+ * A plugin signals an internal error by throwing.
+ */
+export interface ScorePlugin extends Plugin {
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
+  normalizeScores?(scores: number[], state: CycleState, pod: Pod): void;
+}
+
+/** Binds a pod to its node (DefaultBinder: the pods/binding POST). Provided by the caller. */
+export interface BindPlugin extends Plugin {
+  bind(state: CycleState, pod: Pod, nodeName: string, signal?: AbortSignal): Promise<MaybeStatus>;
+}
+
+/** What a plugin factory gets besides its args. */
+export interface FrameworkHandle {
+  readonly profileName: string;
+}
+
+/** A plugin's `pluginConfig` args; `{}` when the profile configures none. */
+export type PluginArgs = Readonly<Record<string, unknown>>;
+
+export type PluginFactory = (args: PluginArgs, handle: FrameworkHandle) => Plugin;

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { NodeInfo, newPodInfo } from './node-info.js';
+import { makeNode, makePod } from './testing/fixtures.js';
+
+describe('NodeInfo', () => {
+  it('keeps running totals as pods come and go', () => {
+    const info = new NodeInfo('n1', makeNode('n1', { cpu: '2' }));
+    const a = makePod('a', { requests: { cpu: '500m', memory: '1Gi' }, hostPorts: [{ hostPort: 80 }] });
+    const b = makePod('b', { containers: [{ name: 'c' }] });
+    info.addPod(newPodInfo(a));
+    info.addPod(newPodInfo(b));
+    expect(info.requested).toMatchObject({ milliCPU: 500, memory: 1024 ** 3, pods: 2 });
+    expect(info.nonZeroRequested).toEqual({ milliCPU: 600, memory: 1024 ** 3 + 200 * 1024 ** 2 });
+    expect(info.usedPorts.size).toBe(1);
+
+    expect(info.removePod('uid-a')).toBe(true);
+    expect(info.removePod('uid-a')).toBe(false);
+    expect(info.requested).toMatchObject({ milliCPU: 0, memory: 0, pods: 1 });
+    expect(info.nonZeroRequested).toEqual({ milliCPU: 100, memory: 200 * 1024 ** 2 });
+    expect(info.usedPorts.size).toBe(0);
+  });
+
+  it('replaces a pod added twice instead of counting it twice', () => {
+    const info = new NodeInfo('n1');
+    info.addPod(newPodInfo(makePod('a', { requests: { cpu: '1' } })));
+    info.addPod(newPodInfo(makePod('a', { requests: { cpu: '2' } })));
+    expect(info.requested).toMatchObject({ milliCPU: 2000, pods: 1 });
+  });
+
+  it('reads allocatable from the node and forgets it when the node goes', () => {
+    const info = new NodeInfo('n1', makeNode('n1', { cpu: '3', pods: '7' }));
+    expect(info.allocatable).toMatchObject({ milliCPU: 3000, pods: 7 });
+    const g = info.generation;
+    info.removeNode();
+    expect(info.node).toBeUndefined();
+    expect(info.allocatable.milliCPU).toBe(0);
+    expect(info.generation).toBeGreaterThan(g);
+  });
+});

@@ -1,0 +1,91 @@
+import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
+import {
+  addResource,
+  emptyResource,
+  nodeAllocatable,
+  podNonZeroRequests,
+  podRequests,
+  type Resource,
+} from './resource.js';
+import { podUid, type Node, type Pod } from './types.js';
+
+/**
+ * A pod with what the scheduler derives from it, computed once when the pod enters the cache so a
+ * node's totals change by exactly what was added when the pod leaves.
+ */
+export interface PodInfo {
+  readonly pod: Pod;
+  readonly key: string;
+  /** Requests for fitting (missing = 0); `pods` is 1 so a node's `requested.pods` counts its pods. */
+  readonly requests: Resource;
+  /** cpu / memory for scoring, a missing request counting as 100m / 200Mi. */
+  readonly nonZero: { readonly milliCPU: number; readonly memory: number };
+  readonly hostPorts: readonly HostPort[];
+}
+
+export function newPodInfo(pod: Pod): PodInfo {
+  const requests = podRequests(pod);
+  requests.pods = 1;
+  return { pod, key: podUid(pod), requests, nonZero: podNonZeroRequests(pod), hostPorts: podHostPorts(pod) };
+}
+
+/**
+ * kube's NodeInfo: a node and the pods assigned (or assumed) to it, with running totals kept up to
+ * date on every add and remove so a scheduling cycle never sums pods. `node` is undefined for a
+ * node the cache has pods for but no Node object (not yet seen, or deleted before its pods).
+ */
+export class NodeInfo {
+  node: Node | undefined;
+  allocatable: Resource = emptyResource();
+  readonly pods = new Map<string, PodInfo>();
+  readonly requested: Resource = emptyResource();
+  readonly nonZeroRequested = { milliCPU: 0, memory: 0 };
+  readonly usedPorts = new HostPortInfo();
+  /** Bumped on every change, so callers can tell whether a node changed since they last looked. */
+  generation = 0;
+
+  constructor(
+    readonly name: string,
+    node?: Node,
+  ) {
+    if (node) this.setNode(node);
+  }
+
+  setNode(node: Node): void {
+    this.node = node;
+    this.allocatable = nodeAllocatable(node);
+    this.generation++;
+  }
+
+  removeNode(): void {
+    this.node = undefined;
+    this.allocatable = emptyResource();
+    this.generation++;
+  }
+
+  addPod(p: PodInfo): void {
+    if (this.pods.has(p.key)) this.removePod(p.key);
+    this.pods.set(p.key, p);
+    this.account(p, 1);
+  }
+
+  /** Returns whether the pod was on this node. */
+  removePod(key: string): boolean {
+    const p = this.pods.get(key);
+    if (!p) return false;
+    this.pods.delete(key);
+    this.account(p, -1);
+    return true;
+  }
+
+  private account(p: PodInfo, sign: 1 | -1): void {
+    addResource(this.requested, p.requests, sign);
+    this.nonZeroRequested.milliCPU += sign * p.nonZero.milliCPU;
+    this.nonZeroRequested.memory += sign * p.nonZero.memory;
+    for (const hp of p.hostPorts) {
+      if (sign === 1) this.usedPorts.add(hp);
+      else this.usedPorts.remove(hp);
+    }
+    this.generation++;
+  }
+}

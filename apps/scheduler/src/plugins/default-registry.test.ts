@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { Framework } from '../framework/framework.js';
+import type { BindPlugin } from '../framework/interface.js';
+import { KNOWN_PLUGINS, defaultSchedulerConfiguration } from '../options/index.js';
+import { newInTreeRegistry } from './default-registry.js';
+
+const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(undefined) };
+const names = (ps: readonly { name: string }[]) => ps.map((p) => p.name);
+
+describe('newInTreeRegistry', () => {
+  it('registers every known plugin except the binder', () => {
+    expect(newInTreeRegistry().names().sort()).toEqual(
+      KNOWN_PLUGINS.filter((n) => n !== 'DefaultBinder').sort(),
+    );
+  });
+
+  it("builds kube's default profile", () => {
+    const profile = defaultSchedulerConfiguration().profiles[0];
+    if (!profile) throw new Error('no default profile');
+    const fwk = Framework.fromProfile(
+      profile,
+      newInTreeRegistry().register('DefaultBinder', () => binder),
+    );
+    expect(names(fwk.preEnqueuePlugins)).toEqual(['SchedulingGates']);
+    expect(names(fwk.queueSortPlugins)).toEqual(['PrioritySort']);
+    expect(names(fwk.preFilterPlugins)).toEqual(['NodeAffinity', 'NodePorts', 'NodeResourcesFit']);
+    expect(names(fwk.filterPlugins)).toEqual([
+      'NodeUnschedulable',
+      'NodeName',
+      'TaintToleration',
+      'NodeAffinity',
+      'NodePorts',
+      'NodeResourcesFit',
+    ]);
+    expect(names(fwk.preScorePlugins)).toEqual([
+      'TaintToleration',
+      'NodeAffinity',
+      'NodeResourcesFit',
+      'NodeResourcesBalancedAllocation',
+    ]);
+    expect(fwk.scorePlugins.map((s) => [s.plugin.name, s.weight])).toEqual([
+      ['TaintToleration', 3],
+      ['NodeAffinity', 2],
+      ['NodeResourcesFit', 1],
+      ['NodeResourcesBalancedAllocation', 1],
+    ]);
+    expect(names(fwk.bindPlugins)).toEqual(['DefaultBinder']);
+    expect(fwk.profileName).toBe('default-scheduler');
+  });
+
+  it('needs the caller to register DefaultBinder for the default profile', () => {
+    const profile = defaultSchedulerConfiguration().profiles[0];
+    if (!profile) throw new Error('no default profile');
+    expect(() => Framework.fromProfile(profile, newInTreeRegistry())).toThrow(
+      'PreFilterPlugin "DefaultBinder" does not exist',
+    );
+  });
+});

@@ -1,0 +1,1 @@
+export { newInTreeRegistry } from './default-registry.js';

@@ -1,0 +1,83 @@
+import type { SchedulerCache } from '../cache/cache.js';
+import type { Node, Pod } from '../framework/types.js';
+import {
+  ASSIGNED_POD_DELETE,
+  NODE_ADD,
+  NODE_UPDATE,
+  type SchedulingQueue,
+} from '../queue/scheduling-queue.js';
+import { isAssigned, isTerminal, responsibleForPod } from './pod-filters.js';
+
+export interface EventHandlers {
+  onPodAdd(pod: Pod): void;
+  onPodUpdate(oldPod: Pod, newPod: Pod): void;
+  onPodDelete(pod: Pod): void;
+  onNodeAdd(node: Node): void;
+  onNodeUpdate(oldNode: Node, newNode: Node): void;
+  onNodeDelete(node: Node): void;
+}
+
+const json = (v: unknown) => JSON.stringify(v ?? null);
+
+/**
+ * Whether a node change can let a waiting pod fit (kube's nodeSchedulingPropertiesChange):
+ * cordoning lifted, allocatable, labels or taints changed.
+ */
+export function nodeSchedulingPropertiesChanged(oldNode: Node, newNode: Node): boolean {
+  if (!!oldNode.spec?.unschedulable && !newNode.spec?.unschedulable) return true;
+  if (json(oldNode.status?.allocatable) !== json(newNode.status?.allocatable)) return true;
+  if (json(oldNode.metadata.labels) !== json(newNode.metadata.labels)) return true;
+  return json(oldNode.spec?.taints) !== json(newNode.spec?.taints);
+}
+
+/**
+ * kube's addAllEventHandlers, minus the informers: routes pod and node watch events to the cache
+ * (assigned pods, nodes) and the queue (pending pods of this scheduler's profiles), and moves
+ * unschedulable pods back when an event frees room. Feed it the pod informer's events as they come
+ * (its list should use `fieldSelector=status.phase!=Succeeded,status.phase!=Failed`).
+ */
+export function newEventHandlers(
+  cache: SchedulerCache,
+  queue: SchedulingQueue,
+  profileNames: ReadonlySet<string>,
+): EventHandlers {
+  const pending = (pod: Pod) => !isAssigned(pod) && !isTerminal(pod) && responsibleForPod(pod, profileNames);
+  const assignedDeleted = (pod: Pod) => {
+    cache.removePod(pod);
+    queue.moveAllToActiveOrBackoff(ASSIGNED_POD_DELETE);
+  };
+
+  return {
+    onPodAdd(pod) {
+      if (isTerminal(pod)) return;
+      if (isAssigned(pod)) cache.addPod(pod);
+      else if (pending(pod)) queue.add(pod);
+    },
+    onPodUpdate(oldPod, newPod) {
+      if (isAssigned(newPod)) {
+        // Bound (by us or anyone): it leaves the queue and starts counting on its node.
+        if (!isAssigned(oldPod)) queue.delete(oldPod);
+        if (isTerminal(newPod)) assignedDeleted(newPod);
+        else cache.updatePod(oldPod, newPod);
+        return;
+      }
+      if (pending(newPod)) queue.update(oldPod, newPod);
+      else queue.delete(newPod);
+    },
+    onPodDelete(pod) {
+      if (isAssigned(pod)) assignedDeleted(pod);
+      else queue.delete(pod);
+    },
+    onNodeAdd(node) {
+      cache.addNode(node);
+      queue.moveAllToActiveOrBackoff(NODE_ADD);
+    },
+    onNodeUpdate(oldNode, newNode) {
+      cache.updateNode(oldNode, newNode);
+      if (nodeSchedulingPropertiesChanged(oldNode, newNode)) queue.moveAllToActiveOrBackoff(NODE_UPDATE);
+    },
+    onNodeDelete(node) {
+      cache.removeNode(node);
+    },
+  };
+}

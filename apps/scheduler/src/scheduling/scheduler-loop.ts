@@ -1,0 +1,144 @@
+import type { SchedulerCache } from '../cache/cache.js';
+import type { CycleState } from '../framework/cycle-state.js';
+import type { Framework } from '../framework/framework.js';
+import type { QueuedPodInfo } from '../framework/interface.js';
+import { Status, type MaybeStatus } from '../framework/status.js';
+import { podUid, type Pod } from '../framework/types.js';
+import { ASSIGNED_POD_DELETE, type SchedulingQueue } from '../queue/scheduling-queue.js';
+import { isTerminating, schedulerNameOf } from './pod-filters.js';
+import type { PodScheduler } from './schedule-one.js';
+
+/** The PodScheduled condition's reason: `Unschedulable` for rejections, `SchedulerError` otherwise. */
+export type FailureReason = 'Unschedulable' | 'SchedulerError';
+
+export interface SchedulerLoopDeps {
+  readonly queue: SchedulingQueue;
+  readonly cache: SchedulerCache;
+  /** One framework per profile, by scheduler name. */
+  readonly frameworks: ReadonlyMap<string, Framework>;
+  readonly podScheduler: PodScheduler;
+  /** After a successful binding: record the `Scheduled` event. */
+  onScheduled?(pod: Pod, nodeName: string, profile: string): void;
+  /**
+   * After a failed cycle or binding: record `FailedScheduling` and patch the PodScheduled condition
+   * with `message`. The pod is already back in the queue.
+   */
+  onFailure?(pod: Pod, reason: FailureReason, message: string, profile: string): void;
+  /** Pods popped that this scheduler cannot handle (no such profile, terminating, assumed). */
+  onSkipped?(pod: Pod, why: string): void;
+  /** A callback above threw during a background binding. */
+  onError?(err: unknown): void;
+}
+
+/** Runs the framework's bind plugins until one does not Skip (kube's RunBindPlugins). */
+export async function runBindPlugins(
+  fwk: Framework,
+  state: CycleState,
+  pod: Pod,
+  nodeName: string,
+  signal?: AbortSignal,
+): Promise<MaybeStatus> {
+  for (const pl of fwk.bindPlugins) {
+    let s: MaybeStatus;
+    try {
+      s = await pl.bind(state, pod, nodeName, signal);
+    } catch (err) {
+      s = Status.fromError(err);
+    }
+    if (s?.isSkip()) continue;
+    return s && !s.isSuccess() ? s.withPlugin(pl.name) : undefined;
+  }
+  return Status.fromError(new Error('no bind plugin bound the pod'));
+}
+
+/**
+ * One turn of kube's ScheduleOne: pop a pod, run its scheduling cycle synchronously, assume it on
+ * the chosen node and start binding in the background (the returned promise does not wait for it;
+ * `bindings` collects it for shutdown). Resolves false once the queue is closed or `signal` aborts.
+ */
+export async function scheduleOne(
+  deps: SchedulerLoopDeps,
+  signal?: AbortSignal,
+  bindings?: Set<Promise<void>>,
+): Promise<boolean> {
+  const pInfo = await deps.queue.pop(signal);
+  if (!pInfo) return false;
+  const pod = pInfo.pod;
+  const profile = schedulerNameOf(pod);
+  const fwk = deps.frameworks.get(profile);
+  if (!fwk || isTerminating(pod) || deps.cache.isAssumed(pod)) {
+    deps.onSkipped?.(
+      pod,
+      !fwk ? `no profile for scheduler name ${JSON.stringify(profile)}` : 'terminating or assumed',
+    );
+    deps.queue.done(pod);
+    return true;
+  }
+  const cycle = deps.queue.schedulingCycle();
+  const outcome = deps.podScheduler.schedulePod(fwk, deps.cache.snapshot(), pod);
+  if (!outcome.ok) {
+    pInfo.unschedulablePlugins = new Set(outcome.unschedulablePlugins);
+    deps.queue.addUnschedulable(pInfo, cycle);
+    deps.queue.done(pod);
+    deps.onFailure?.(
+      pod,
+      outcome.status.isRejected() ? 'Unschedulable' : 'SchedulerError',
+      outcome.message,
+      profile,
+    );
+    return true;
+  }
+  const host = outcome.result.suggestedHost;
+  try {
+    deps.cache.assumePod(pod, host);
+  } catch (err) {
+    // The cache already holds the pod (bound meanwhile by someone else): retry after a backoff.
+    pInfo.unschedulablePlugins = new Set();
+    deps.queue.addUnschedulable(pInfo, cycle);
+    deps.queue.done(pod);
+    deps.onFailure?.(pod, 'SchedulerError', err instanceof Error ? err.message : String(err), profile);
+    return true;
+  }
+  const binding = bind(deps, fwk, outcome.state, pInfo, host, cycle, signal).catch((err: unknown) =>
+    deps.onError?.(err),
+  );
+  if (bindings) {
+    bindings.add(binding);
+    void binding.finally(() => bindings.delete(binding));
+  }
+  return true;
+}
+
+async function bind(
+  deps: SchedulerLoopDeps,
+  fwk: Framework,
+  state: CycleState,
+  pInfo: QueuedPodInfo,
+  host: string,
+  cycle: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const pod = pInfo.pod;
+  const status = await runBindPlugins(fwk, state, pod, host, signal);
+  if (!status) {
+    deps.queue.done(pod);
+    deps.onScheduled?.(pod, host, fwk.profileName);
+    return;
+  }
+  // kube's handleBindingCycleError: the pod retries after a backoff, and its release of the node's
+  // resources is an event for the others (but not for itself).
+  deps.cache.forgetPod(pod);
+  pInfo.unschedulablePlugins = new Set();
+  deps.queue.addUnschedulable(pInfo, cycle);
+  const uid = podUid(pod);
+  deps.queue.moveAllToActiveOrBackoff(ASSIGNED_POD_DELETE, (p) => podUid(p) !== uid);
+  deps.queue.done(pod);
+  deps.onFailure?.(pod, 'SchedulerError', `Binding rejected: ${status.message()}`, fwk.profileName);
+}
+
+/** Schedules until `signal` aborts or the queue closes, then waits for bindings in progress. */
+export async function runSchedulerLoop(deps: SchedulerLoopDeps, signal: AbortSignal): Promise<void> {
+  const bindings = new Set<Promise<void>>();
+  while (await scheduleOne(deps, signal, bindings));
+  await Promise.allSettled([...bindings]);
+}
