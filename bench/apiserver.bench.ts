@@ -43,7 +43,7 @@ async function load(url: string, ca: string, connections: number): Promise<Load>
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     body: EVENT,
     tlsOptions: { ca },
-  } as autocannon.Options);
+  });
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -154,7 +154,7 @@ async function watchFigures(server: TestApiServer, label: string): Promise<void>
   const reading = watchers.map(async (r) => {
     let buf = '';
     try {
-      for await (const chunk of r.body) {
+      for await (const chunk of r.body as AsyncIterable<Buffer>) {
         buf += chunk.toString();
         let nl: number;
         while ((nl = buf.indexOf('\n')) >= 0) {
