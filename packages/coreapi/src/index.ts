@@ -1,0 +1,104 @@
+export {
+  statusSubresourceView,
+  type CoreResourceView,
+  type StatusHooks,
+  type StoredObject,
+  type Decoded,
+} from './machinery/view.js';
+export type { ObjectMeta, OwnerReference, ManagedFieldsEntry, ObjectReference } from './machinery/object-meta.js';
+export type { TableColumn } from './machinery/table-util.js';
+export {
+  parseQuantity,
+  formatQuantity,
+  canonicalQuantity,
+  compareQuantity,
+  quantityMilliValue,
+  quantityValue,
+  QuantityParseError,
+  quantityFormatError,
+  quantitySuffixError,
+  type Quantity,
+  type QuantityFormat,
+} from './machinery/quantity.js';
+export { missingResourceVersion } from './scheme.js';
+
+export { namespaceView, namespaceStatusView, namespaceNameLabel, type Namespace, type NamespaceCondition } from './namespace.js';
+
+export { nodeView, nodeStatusView, nodeTableColumns, nodeTableRow, validateNodeTaints } from './node-view.js';
+export type { Node, NodeSpec, NodeStatus, NodeCondition, NodeAddress, NodeSystemInfo, Taint } from './node-schema.js';
+
+export { podView, podStatusView, preparePodForCreate, preparePodForUpdate, preparePodStatusUpdate } from './pod-view.js';
+export {
+  defaultPod,
+  computePodQOS,
+  admitPodPriority,
+  mergeMatchLabelKeys,
+  systemPriorityClasses,
+  defaultSchedulerName,
+  defaultTerminationGracePeriodSeconds,
+} from './pod-defaults.js';
+export { podFieldLabels, convertPodFieldLabel, podFields, podSmpSchema } from './pod-fields.js';
+export { podTableColumns, podTableRow, podRowConditions } from './pod-table.js';
+export { validatePodCreate, validatePodSpec } from './pod-validation.js';
+export { validatePodUpdate, validatePodStatusUpdate, podUpdateForbiddenMessage } from './pod-update-validation.js';
+export type {
+  Pod,
+  PodSpec,
+  PodStatus,
+  PodCondition,
+  Container,
+  ContainerPort,
+  ContainerStatus,
+  ContainerState,
+  ResourceList,
+  ResourceRequirements,
+  Toleration,
+  Affinity,
+  NodeSelectorTerm,
+  SelectorRequirement,
+  LabelSelector,
+  PodAffinityTerm,
+  WeightedPodAffinityTerm,
+} from './pod-types.js';
+export { validateTolerations, validateAffinity, validateTaintEffect, taintEffects } from './scheduling-validation.js';
+export { isExtendedResourceName, isNativeResource, isHugePageResourceName } from './resource-validation.js';
+
+export {
+  decodeBinding,
+  validateBinding,
+  bindingValidationError,
+  checkBindingName,
+  applyBinding,
+  type Binding,
+} from './binding.js';
+
+export { configMapView, configMapKeyErrors, maxConfigMapSize, type ConfigMap } from './configmap.js';
+export {
+  endpointsView,
+  formatEndpoints,
+  type Endpoints,
+  type EndpointSubset,
+  type EndpointAddress,
+  type EndpointPort,
+} from './endpoints.js';
+export { leaseView, type Lease, type LeaseSpec } from './lease.js';
+
+export {
+  decodeTokenReview,
+  tokenReviewResponse,
+  tokenReviewResource,
+  type TokenReview,
+  type TokenReviewResult,
+  type UserInfo,
+} from './token-review.js';
+export {
+  decodeSubjectAccessReview,
+  validateSubjectAccessReview,
+  subjectAccessReviewInvalid,
+  subjectAccessReviewInvalidKind,
+  subjectAccessReviewResponse,
+  subjectAccessReviewResource,
+  type SubjectAccessReview,
+  type ResourceAttributes,
+  type AuthorizationDecision,
+} from './subject-access-review.js';
