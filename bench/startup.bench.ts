@@ -4,6 +4,9 @@
  * spawned the same way: the ratio is the cost Keel adds on top of Node's own start.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { freePort } from '@keel/testing';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,7 +52,12 @@ export async function run(): Promise<void> {
     [
       'keel-apiserver to "Starting"',
       await median(
-        [apiserver, '--bind-address=127.0.0.1', '--secure-port=16499'],
+        [
+          apiserver,
+          '--bind-address=127.0.0.1',
+          `--secure-port=${await freePort()}`,
+          `--cert-dir=${mkdtempSync(join(tmpdir(), 'keel-bench-'))}`,
+        ],
         /Starting Keel API server/,
       ),
     ],

@@ -1,12 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DaemonProcess, runNode, specOptions } from '@keel/testing';
+import { DaemonProcess, freePort, runNode, specOptions } from '@keel/testing';
 import { describe, expect, it } from 'vitest';
 
 // These run the BUILT entry point with plain node: vitest resolves CommonJS named imports that
 // real Node rejects, so only this catches a daemon that cannot start outside the test runner.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const entry = join(root, 'apps', 'apiserver', 'dist', 'main.js');
+const certDir = () => mkdtempSync(join(tmpdir(), 'keel-smoke-'));
 
 describe('keel-apiserver command line (built, plain node)', () => {
   it('--help lists every API server option of the spec, in named sections', async () => {
@@ -92,7 +95,8 @@ describe('keel-apiserver command line (built, plain node)', () => {
     const d = DaemonProcess.start(entry, [
       '--master-service-namespace=other',
       '--bind-address=127.0.0.1',
-      '--secure-port=16443',
+      `--secure-port=${await freePort()}`,
+      `--cert-dir=${certDir()}`,
     ]);
     await d.waitFor(/Starting Keel API server/);
     expect(d.stderr).toContain('Flag --master-service-namespace has been deprecated');
@@ -102,7 +106,12 @@ describe('keel-apiserver command line (built, plain node)', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'runs until %s, then exits 0, logging its flags at -v=1',
     async (sig) => {
-      const d = DaemonProcess.start(entry, ['-v=1', '--bind-address=127.0.0.1', '--secure-port=16444']);
+      const d = DaemonProcess.start(entry, [
+        '-v=1',
+        '--bind-address=127.0.0.1',
+        `--secure-port=${await freePort()}`,
+        `--cert-dir=${certDir()}`,
+      ]);
       await d.waitFor(/Starting Keel API server/);
       expect(d.stderr).toMatch(/"FLAG: --event-ttl=\\"1h0m0s\\""/);
       expect(d.stderr).toMatch(
