@@ -51,6 +51,11 @@ export interface PageRequest {
   readonly count: number;
   /** Serve the page as of this revision; undefined = the current one. */
   readonly atRV?: number;
+  /**
+   * How many items of the snapshot precede `start` in the prefix, when known (carried in continue
+   * tokens); lets a backend count what remains without walking it.
+   */
+  readonly offset?: number;
 }
 
 export type PageResult =

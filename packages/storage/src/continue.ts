@@ -12,15 +12,20 @@ export interface ContinuePosition {
   readonly start: string;
   /** The revision the list is served at; -1 = the latest. */
   readonly rv: number;
+  /** Items of the snapshot before `start`, when the token carries it (Keel's own tokens do). */
+  readonly offset?: number;
 }
 
 const invalid = (detail: string): StorageError =>
   new StorageError('InvalidContinue', `continue key is not valid: ${detail}`);
 
 /** `start` is a full key; the token keeps only the part after `keyPrefix`. */
-export function encodeContinue(start: string, keyPrefix: string, rv: number): string {
+export function encodeContinue(start: string, keyPrefix: string, rv: number, offset?: number): string {
   const rel = start.startsWith(keyPrefix) ? start.slice(keyPrefix.length) : start;
-  return Buffer.from(JSON.stringify({ v: version, rv, start: rel })).toString('base64url');
+  // `o` is Keel's addition (clients treat tokens as opaque): it keeps remainingItemCount cheap.
+  const token =
+    offset === undefined ? { v: version, rv, start: rel } : { v: version, rv, start: rel, o: offset };
+  return Buffer.from(JSON.stringify(token)).toString('base64url');
 }
 
 /** Rejects keys that would climb above `keyPrefix` once appended to it (path traversal). */
@@ -43,7 +48,7 @@ export function decodeContinue(token: string, keyPrefix: string): ContinuePositi
     throw invalid(err instanceof Error ? err.message : String(err));
   }
   if (typeof parsed !== 'object' || parsed === null) throw invalid('not a JSON object');
-  const { v, rv, start } = parsed as { v?: unknown; rv?: unknown; start?: unknown };
+  const { v, rv, start, o } = parsed as { v?: unknown; rv?: unknown; start?: unknown; o?: unknown };
   if (v !== version) throw invalid('server does not recognize this encoded version');
   if (typeof rv !== 'number' || !Number.isSafeInteger(rv) || rv === 0 || rv < -1) {
     throw invalid(`incorrect encoded start resourceVersion (version ${version})`);
@@ -52,5 +57,6 @@ export function decodeContinue(token: string, keyPrefix: string): ContinuePositi
     throw invalid(`encoded start key empty (version ${version})`);
   if (!isClean(start)) throw invalid(start);
   const rel = start.startsWith('/') ? start.slice(1) : start;
-  return { start: keyPrefix + rel, rv };
+  const offset = typeof o === 'number' && Number.isSafeInteger(o) && o >= 0 ? o : undefined;
+  return offset === undefined ? { start: keyPrefix + rel, rv } : { start: keyPrefix + rel, rv, offset };
 }

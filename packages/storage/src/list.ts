@@ -31,6 +31,8 @@ interface Start {
   readonly start: string;
   readonly atRV: number | undefined;
   readonly fromContinue: boolean;
+  /** Items of the snapshot before `start`, when known. */
+  readonly offset: number | undefined;
 }
 
 async function resolveStart<T>(
@@ -41,13 +43,18 @@ async function resolveStart<T>(
 ): Promise<Start> {
   if (opts.continueKey) {
     const pos = decodeContinue(opts.continueKey, scopeKey);
-    return { start: pos.start, atRV: pos.rv === -1 ? undefined : pos.rv, fromContinue: true };
+    return {
+      start: pos.start,
+      atRV: pos.rv === -1 ? undefined : pos.rv,
+      fromContinue: true,
+      offset: pos.rv === -1 ? undefined : pos.offset,
+    };
   }
   const rv = parseResourceVersion(opts.resourceVersion);
-  if (rv === 0) return { start: scopeKey, atRV: undefined, fromContinue: false };
+  if (rv === 0) return { start: scopeKey, atRV: undefined, fromContinue: false, offset: 0 };
   const match = opts.match ?? ((opts.limit ?? 0) > 0 ? 'Exact' : 'NotOlderThan');
   await waitForResourceVersion(backend, rv, waitMs);
-  return { start: scopeKey, atRV: match === 'Exact' ? rv : undefined, fromContinue: false };
+  return { start: scopeKey, atRV: match === 'Exact' ? rv : undefined, fromContinue: false, offset: 0 };
 }
 
 function unwrap(page: PageResult, s: Start, scopeKey: string): Extract<PageResult, { kind: 'ok' }> {
@@ -89,9 +96,18 @@ export async function listObjects<T>(
   let atRV = s.atRV;
   let cursor = s.start;
   let count = limit > 0 ? limit : unlimitedFetch;
+  // Raw items passed so far: with the start's offset, where the next page starts in the snapshot.
+  let consumed = 0;
+  const offsetAt = (n: number) => (s.offset === undefined || predicate ? undefined : s.offset + n);
   for (let round = 1; ; round++) {
     const page = unwrap(
-      await backend.page({ prefix: scope.key, start: cursor, count, atRV }),
+      await backend.page({
+        prefix: scope.key,
+        start: cursor,
+        count,
+        atRV,
+        ...(offsetAt(consumed) !== undefined ? { offset: offsetAt(consumed) } : {}),
+      }),
       { ...s, atRV },
       scope.key,
     );
@@ -104,7 +120,7 @@ export async function listObjects<T>(
       if (limit > 0 && items.length === limit) {
         const unread = page.items.length - 1 - i;
         if (unread === 0 && !page.more) return { items, resourceVersion };
-        const continueKey = encodeContinue(keyAfter(raw.key), scope.key, page.rv);
+        const continueKey = encodeContinue(keyAfter(raw.key), scope.key, page.rv, offsetAt(consumed + i + 1));
         return predicate
           ? { items, resourceVersion, continueKey }
           : { items, resourceVersion, continueKey, remainingItemCount: page.remaining + unread };
@@ -112,10 +128,15 @@ export async function listObjects<T>(
     }
     const last = page.items[page.items.length - 1];
     if (!page.more || !last) return { items, resourceVersion };
+    consumed += page.items.length;
     cursor = keyAfter(last.key);
     if (limit > 0 && round >= maxRounds) {
       // Kubernetes allows short (even empty) pages when a selector filters most items.
-      return { items, resourceVersion, continueKey: encodeContinue(cursor, scope.key, page.rv) };
+      return {
+        items,
+        resourceVersion,
+        continueKey: encodeContinue(cursor, scope.key, page.rv, offsetAt(consumed)),
+      };
     }
     count = limit > 0 ? Math.min(maxFetch, Math.max(count * 2, limit - items.length)) : unlimitedFetch;
   }

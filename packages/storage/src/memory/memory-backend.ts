@@ -58,6 +58,7 @@ class MemoryHub implements EventHub {
 /** The in-process backend: a B-tree of objects in key order, an expiry B-tree and an event log. */
 export class MemoryBackend implements StorageBackend {
   private readonly objects: BTreeOf<string, Stored> = new BTree<string, Stored>(undefined, compareKeys);
+  private readonly prefixCounts = new Map<string, number>();
   private readonly expiries: BTreeOf<Expiry, true> = new BTree<Expiry, true>(
     undefined,
     (a, b) => a.at - b.at || compareKeys(a.key, b.key),
@@ -87,6 +88,7 @@ export class MemoryBackend implements StorageBackend {
     } else {
       const expireAt = op.ttlMs === undefined ? undefined : this.clock.now() + op.ttlMs;
       this.setExpiry(op.key, cur?.expireAt, expireAt);
+      if (!cur) this.countKey(op.key, 1);
       this.objects.set(op.key, { value: op.value, modRV: rv, expireAt });
       this.append({
         rv,
@@ -103,8 +105,22 @@ export class MemoryBackend implements StorageBackend {
     const cur = this.objects.get(key);
     if (!cur) return;
     this.setExpiry(key, cur.expireAt, undefined);
+    this.countKey(key, -1);
     this.objects.delete(key);
     this.append({ rv, type: 'DELETED', key, prev: cur.value, prevRV: cur.modRV });
+  }
+
+  /**
+   * Keys per directory prefix (`/events/`, `/events/default/`, ...), kept on every create and
+   * delete, so a page can say how many items remain without walking them.
+   */
+  private countKey(key: string, delta: number): void {
+    for (let i = key.indexOf('/'); i !== -1; i = key.indexOf('/', i + 1)) {
+      const prefix = key.slice(0, i + 1);
+      const n = (this.prefixCounts.get(prefix) ?? 0) + delta;
+      if (n === 0) this.prefixCounts.delete(prefix);
+      else this.prefixCounts.set(prefix, n);
+    }
   }
 
   private setExpiry(key: string, before: number | undefined, after: number | undefined): void {
@@ -127,8 +143,9 @@ export class MemoryBackend implements StorageBackend {
         for (const [key, s] of objects.entries(start)) yield { key, value: s.value, modRV: s.modRV };
       },
       has: (key: string) => objects.has(key),
+      count: (prefix: string) => (prefix.endsWith('/') ? (this.prefixCounts.get(prefix) ?? 0) : undefined),
     };
-    const page = snapshotPage(state, this.log.since(atRV), req.prefix, req.start, req.count);
+    const page = snapshotPage(state, this.log.since(atRV), req.prefix, req.start, req.count, req.offset);
     return Promise.resolve({ kind: 'ok', rv: atRV, ...page });
   }
 

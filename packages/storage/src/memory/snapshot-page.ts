@@ -6,6 +6,8 @@ export interface CurrentState {
   /** Current objects with key >= start, in key order (may run past the prefix). */
   entriesFrom(start: string): Iterable<RawObject>;
   has(key: string): boolean;
+  /** Current keys under a `/`-terminated prefix; undefined when not tracked. */
+  count?(prefix: string): number | undefined;
 }
 
 interface Undo {
@@ -27,10 +29,17 @@ export function snapshotPage(
   prefix: string,
   start: string,
   count: number,
+  offset?: number,
 ): { items: RawObject[]; more: boolean; remaining: number } {
   const undo = new Map<string, Undo>();
+  const seen = new Set<string>();
+  // Keys in the prefix at the snapshot minus keys now: from each key's first newer log entry.
+  let snapshotMinusNow = 0;
   for (const e of newer) {
-    if (undo.has(e.key) || !e.key.startsWith(prefix) || compareKeys(e.key, start) < 0) continue;
+    if (seen.has(e.key) || !e.key.startsWith(prefix)) continue;
+    seen.add(e.key);
+    snapshotMinusNow += (e.prev !== undefined ? 1 : 0) - (state.has(e.key) ? 1 : 0);
+    if (compareKeys(e.key, start) < 0) continue;
     undo.set(e.key, { value: e.prev, modRV: e.prevRV });
   }
   // Keys deleted after S that existed at S: absent from the index, so merged in from here.
@@ -59,6 +68,11 @@ export function snapshotPage(
   const more = items.length > count;
   if (!more) return { items, more, remaining: 0 };
   items.length = count;
+  const current = state.count?.(prefix);
+  if (offset !== undefined && current !== undefined) {
+    // The snapshot's size, less what came before this page and the page itself.
+    return { items, more, remaining: current + snapshotMinusNow - offset - count };
+  }
   const last = items[count - 1]!.key;
   let remaining = 0;
   for (const cur of state.entriesFrom(last)) {
