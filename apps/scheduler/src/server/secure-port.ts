@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { forbiddenByAuthorizer, toStatus, unauthorized } from '@keel/apimachinery';
+import { HealthRegistries, namedCheck, pingCheck, shutdownCheck, type HealthChecker } from '@keel/health';
+import { checkLogging, type Logger } from '@keel/log';
+import { createSecureServer, pairFileNames, selfSignedHosts, type SecureServer } from '@keel/serving';
+import type { SchedulerConfig } from '../command.js';
+import { DelegatedAuth } from './delegated-auth.js';
+import type { SchedulerMetrics } from './metrics.js';
+
+function writeStatus(res: ServerResponse, err: unknown): void {
+  const status = toStatus(err);
+  const body = JSON.stringify(status) + '\n';
+  res.writeHead(status.code ?? 500, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+export interface SecurePortDeps {
+  readonly config: SchedulerConfig;
+  readonly logger: Logger;
+  readonly metrics: SchedulerMetrics;
+  /** Aborted when shutdown begins: /readyz fails from then on. */
+  readonly shutdown: AbortSignal;
+  /** The leader-election check, when leader election is on. */
+  readonly leaderElection?: HealthChecker;
+}
+
+/**
+ * The scheduler's HTTPS port (--secure-port, 0 = off): /healthz, /livez, /readyz (with their
+ * verbose and per-check forms) and /metrics, behind client-certificate authentication and the
+ * always-allow paths. Returns undefined when serving is off.
+ */
+export async function serveSecurePort(deps: SecurePortDeps): Promise<SecureServer | undefined> {
+  const { config, logger } = deps;
+  if (config.secureServing.port === 0) {
+    logger.info('Secure serving is off (--secure-port=0)');
+    return undefined;
+  }
+  const auth = new DelegatedAuth(config.delegatingAuthentication, config.delegatingAuthorization);
+  for (const w of auth.warnings) logger.warning(w);
+
+  const health = new HealthRegistries();
+  health.addHealthChecks(
+    pingCheck,
+    namedCheck('log', () => checkLogging(logger)),
+  );
+  if (deps.leaderElection) health.addHealthChecks(deps.leaderElection);
+  health.addReadyzChecks(shutdownCheck(deps.shutdown));
+  const probes = health.install({
+    onFailure: (path, name, err) => logger.v(2).info('Health check failed', { path, check: name, err }),
+  });
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+      const user = await auth.authenticate(req);
+      if (!user) return writeStatus(res, unauthorized());
+      if (!auth.authorize(user, path)) {
+        return writeStatus(
+          res,
+          forbiddenByAuthorizer({
+            user: user.name,
+            verb: (req.method ?? 'GET').toLowerCase(),
+            resourceRequest: false,
+            path,
+          }),
+        );
+      }
+      if (probes(req, res)) return;
+      if (path === '/metrics') {
+        const text = await deps.metrics.render();
+        res.writeHead(200, { 'Content-Type': deps.metrics.contentType });
+        res.end(text);
+        return;
+      }
+      res.writeHead(404, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end('404 page not found\n');
+    })().catch((err: unknown) => {
+      logger.error('Secure port request failed', { err });
+      if (!res.headersSent) writeStatus(res, err);
+    });
+  };
+
+  const server = createSecureServer({
+    config: config.secureServing,
+    handler,
+    logger,
+    hosts: selfSignedHosts({ bindAddress: config.secureServing.bindAddress }),
+    certFileNames: pairFileNames('platform-scheduler'),
+    ...(config.delegatingAuthentication.clientCAFile !== ''
+      ? { clientCA: readFileSync(config.delegatingAuthentication.clientCAFile, 'utf8') }
+      : {}),
+  });
+  const address = await server.listen();
+  logger.info('Serving securely', { address: `${address.address}:${address.port}` });
+  return server;
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DaemonProcess, freePort } from '@keel/testing';
+import { Agent, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const entry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
+
+interface Started {
+  daemon: DaemonProcess;
+  get(path: string): Promise<{ status: number; text: string; type: string }>;
+  close(): Promise<void>;
+}
+
+const running: Started[] = [];
+afterEach(async () => {
+  for (const s of running.splice(0)) await s.close();
+});
+
+/** The built scheduler with HTTPS on a free port, its self-signed CA trusted by the client. */
+async function start(extra: string[] = []): Promise<Started> {
+  const port = await freePort();
+  const certDir = mkdtempSync(join(tmpdir(), 'keel-sched-'));
+  const daemon = DaemonProcess.start(entry, ['--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, ...extra]);
+  await daemon.waitFor(/"Serving securely"/);
+  const agent = new Agent({ connect: { ca: readFileSync(join(certDir, 'platform-scheduler-ca.crt'), 'utf8') } });
+  const started: Started = {
+    daemon,
+    async get(path) {
+      const r = await request(`https://127.0.0.1:${port}${path}`, { dispatcher: agent });
+      return { status: r.statusCode, text: await r.body.text(), type: String(r.headers['content-type']) };
+    },
+    async close() {
+      await agent.close();
+      expect((await daemon.stop()).code).toBe(0);
+    },
+  };
+  running.push(started);
+  return started;
+}
+
+describe('keel-scheduler secure port (built, HTTPS)', () => {
+  it('serves the probes to anonymous callers, as the default always-allow paths say', async () => {
+    const s = await start();
+    expect(await s.get('/healthz')).toMatchObject({ status: 200, text: 'ok' });
+    expect(await s.get('/livez')).toMatchObject({ status: 200, text: 'ok' });
+    const ready = await s.get('/readyz?verbose');
+    expect(ready.status).toBe(200);
+    expect(ready.text).toBe('[+]ping ok\n[+]log ok\n[+]shutdown ok\nreadyz check passed\n');
+  });
+
+  it('forbids /metrics to anonymous callers with a Status naming the path', async () => {
+    const s = await start();
+    const r = await s.get('/metrics');
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.text)).toMatchObject({
+      kind: 'Status',
+      reason: 'Forbidden',
+      code: 403,
+      message: 'forbidden: User "system:anonymous" cannot get path "/metrics"',
+    });
+  });
+
+  it('serves Prometheus metrics when /metrics is an always-allow path', async () => {
+    const s = await start(['--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics']);
+    const r = await s.get('/metrics');
+    expect(r.status).toBe(200);
+    expect(r.type).toContain('text/plain');
+    expect(r.text).toContain('# TYPE scheduler_pending_pods gauge');
+    expect(r.text).toContain('# TYPE scheduler_schedule_attempts_total counter');
+    expect(r.text).toContain('# TYPE scheduler_scheduling_attempt_duration_seconds histogram');
+    expect(r.text).toContain('process_cpu_seconds_total');
+  });
+
+  it('leaves out metrics named in --disabled-metrics', async () => {
+    const s = await start(['--authorization-always-allow-paths=/metrics', '--disabled-metrics=scheduler_pending_pods']);
+    const r = await s.get('/metrics');
+    expect(r.text).not.toContain('scheduler_pending_pods');
+    expect(r.text).toContain('scheduler_schedule_attempts_total');
+  });
+
+  it('does not listen at all with --secure-port=0', async () => {
+    const daemon = DaemonProcess.start(entry, ['--leader-elect=false', '--secure-port=0']);
+    await daemon.waitFor(/Secure serving is off/);
+    expect((await daemon.stop()).code).toBe(0);
+  });
+});
