@@ -17,9 +17,16 @@ import {
   type FieldError,
   type StatusError,
 } from '@keel/apimachinery';
-import { objectMetaSpec, objectReferenceSpec, type ObjectMeta, type ObjectReference } from './machinery/object-meta.js';
-import { wireCodec } from './machinery/view.js';
-import { always, str, struct } from './machinery/wire-spec.js';
+import {
+  objectMetaSpec,
+  objectReferenceSpec,
+  type ObjectMeta,
+  type ObjectReference,
+  wireCodec,
+  always,
+  str,
+  struct,
+} from '@keel/resource';
 import type { Pod, PodCondition } from './pod-types.js';
 import { coreTarget } from './scheme.js';
 

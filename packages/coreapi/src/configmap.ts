@@ -16,12 +16,28 @@ import {
   utf8Length,
   type FieldError,
 } from '@keel/apimachinery';
-import { beforeCreate, beforeUpdate, validateCoreMeta, validateCoreMetaUpdate } from './machinery/meta-validation.js';
-import { objectMetaSpec, type ObjectMeta } from './machinery/object-meta.js';
-import { sameJson } from './machinery/same-json.js';
-import { ageColumn, column, nameColumn, since } from './machinery/table-util.js';
-import { wireCodec, type CoreResourceView } from './machinery/view.js';
-import { bool, bytes, map, ptr, str, stringMap, struct } from './machinery/wire-spec.js';
+import {
+  beforeCreate,
+  beforeUpdate,
+  validateCoreMeta,
+  validateCoreMetaUpdate,
+  objectMetaSpec,
+  type ObjectMeta,
+  sameJson,
+  ageColumn,
+  column,
+  nameColumn,
+  since,
+  wireCodec,
+  bool,
+  bytes,
+  map,
+  ptr,
+  str,
+  stringMap,
+  struct,
+} from '@keel/resource';
+import type { CoreResourceView } from './view.js';
 import { coreTarget } from './scheme.js';
 
 export interface ConfigMap {

@@ -4,11 +4,29 @@
  * repacked (the strategy's Canonicalize regroups them; stored as sent here).
  */
 import { defaultMetaFieldLabels, FieldPath, invalidValue, isQualifiedName, nameIsDNSSubdomain, notSupported, required, type FieldError } from '@keel/apimachinery';
-import { beforeCreate, beforeUpdate, validateCoreMeta, validateCoreMetaUpdate } from './machinery/meta-validation.js';
-import { objectMetaSpec, objectReferenceSpec, type ObjectMeta, type ObjectReference } from './machinery/object-meta.js';
-import { ageColumn, column, nameColumn, since } from './machinery/table-util.js';
-import { wireCodec, type CoreResourceView } from './machinery/view.js';
-import { always, int32, list, named, ptr, str, struct } from './machinery/wire-spec.js';
+import {
+  beforeCreate,
+  beforeUpdate,
+  validateCoreMeta,
+  validateCoreMetaUpdate,
+  objectMetaSpec,
+  objectReferenceSpec,
+  type ObjectMeta,
+  type ObjectReference,
+  ageColumn,
+  column,
+  nameColumn,
+  since,
+  wireCodec,
+  always,
+  int32,
+  list,
+  named,
+  ptr,
+  str,
+  struct,
+} from '@keel/resource';
+import type { CoreResourceView } from './view.js';
 import { isValidIP } from './pod-update-validation.js';
 import { validateDNSLabel } from './pod-validation.js';
 import { coreTarget } from './scheme.js';

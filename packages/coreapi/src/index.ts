@@ -1,25 +1,4 @@
-export {
-  statusSubresourceView,
-  type CoreResourceView,
-  type StatusHooks,
-  type StoredObject,
-  type Decoded,
-} from './machinery/view.js';
-export type { ObjectMeta, OwnerReference, ManagedFieldsEntry, ObjectReference } from './machinery/object-meta.js';
-export type { TableColumn } from './machinery/table-util.js';
-export {
-  parseQuantity,
-  formatQuantity,
-  canonicalQuantity,
-  compareQuantity,
-  quantityMilliValue,
-  quantityValue,
-  QuantityParseError,
-  quantityFormatError,
-  quantitySuffixError,
-  type Quantity,
-  type QuantityFormat,
-} from './machinery/quantity.js';
+export type { CoreResourceView } from './view.js';
 export { missingResourceVersion } from './scheme.js';
 
 export { namespaceView, namespaceStatusView, namespaceNameLabel, type Namespace, type NamespaceCondition } from './namespace.js';

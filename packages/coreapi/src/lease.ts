@@ -14,11 +14,24 @@ import {
   validateObjectMetaUpdate,
   type FieldError,
 } from '@keel/apimachinery';
-import { beforeCreate, beforeUpdate } from './machinery/meta-validation.js';
-import { objectMetaSpec, type ObjectMeta } from './machinery/object-meta.js';
-import { ageColumn, column, nameColumn, since } from './machinery/table-util.js';
-import { wireCodec, type CoreResourceView } from './machinery/view.js';
-import { int32, microTime, named, ptr, str, struct } from './machinery/wire-spec.js';
+import {
+  beforeCreate,
+  beforeUpdate,
+  objectMetaSpec,
+  type ObjectMeta,
+  ageColumn,
+  column,
+  nameColumn,
+  since,
+  wireCodec,
+  int32,
+  microTime,
+  named,
+  ptr,
+  str,
+  struct,
+} from '@keel/resource';
+import type { CoreResourceView } from './view.js';
 import { groupTarget } from './scheme.js';
 
 export interface LeaseSpec {

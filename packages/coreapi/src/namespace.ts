@@ -4,12 +4,30 @@
  * create, and the `kubernetes.io/metadata.name` label kept equal to the name.
  */
 import { FieldPath, invalidValue, isQualifiedName, nameIsDNSLabel, supportedFieldLabels, type FieldError } from '@keel/apimachinery';
-import { keepFrom } from './machinery/keep.js';
-import { beforeCreate, beforeUpdate, kubeFinalizerErrors, validateCoreMeta, validateCoreMetaUpdate } from './machinery/meta-validation.js';
-import { objectMetaSpec, type ObjectMeta } from './machinery/object-meta.js';
-import { ageColumn, column, nameColumn, since } from './machinery/table-util.js';
-import { statusSubresourceView, wireCodec, type CoreResourceView, type StatusHooks } from './machinery/view.js';
-import { always, list, named, str, struct, time } from './machinery/wire-spec.js';
+import {
+  keepFrom,
+  beforeCreate,
+  beforeUpdate,
+  kubeFinalizerErrors,
+  validateCoreMeta,
+  validateCoreMetaUpdate,
+  objectMetaSpec,
+  type ObjectMeta,
+  ageColumn,
+  column,
+  nameColumn,
+  since,
+  statusSubresourceView,
+  wireCodec,
+  type StatusHooks,
+  always,
+  list,
+  named,
+  str,
+  struct,
+  time,
+} from '@keel/resource';
+import type { CoreResourceView } from './view.js';
 import { coreTarget } from './scheme.js';
 
 export interface NamespaceCondition {

@@ -1,7 +1,21 @@
 /** The stored core/v1 Node and its wire schema (k8s.io/api core/v1 types.go, Go field order and tags). */
 import type { JsonValue } from '@keel/apimachinery';
-import { objectMetaSpec, type ObjectMeta } from './machinery/object-meta.js';
-import { always, bool, int32, int64, list, named, ptr, raw, resourceList, str, struct, time } from './machinery/wire-spec.js';
+import {
+  objectMetaSpec,
+  type ObjectMeta,
+  always,
+  bool,
+  int32,
+  int64,
+  list,
+  named,
+  ptr,
+  raw,
+  resourceList,
+  str,
+  struct,
+  time,
+} from '@keel/resource';
 import type { ResourceList } from './pod-types.js';
 
 export interface Taint {

@@ -14,11 +14,23 @@ import {
   supportedFieldLabels,
   type FieldError,
 } from '@keel/apimachinery';
-import { keepFrom } from './machinery/keep.js';
-import { beforeCreate, beforeUpdate, validateCoreMeta, validateCoreMetaUpdate } from './machinery/meta-validation.js';
-import { sameJson } from './machinery/same-json.js';
-import { ageColumn, column, nameColumn, since, type TableColumn } from './machinery/table-util.js';
-import { statusSubresourceView, wireCodec, type CoreResourceView, type StatusHooks } from './machinery/view.js';
+import {
+  keepFrom,
+  beforeCreate,
+  beforeUpdate,
+  validateCoreMeta,
+  validateCoreMetaUpdate,
+  sameJson,
+  ageColumn,
+  column,
+  nameColumn,
+  since,
+  type TableColumn,
+  statusSubresourceView,
+  wireCodec,
+  type StatusHooks,
+} from '@keel/resource';
+import type { CoreResourceView } from './view.js';
 import { nodeWireSpec, type Node, type Taint } from './node-schema.js';
 import { validateResourceQuantityValue } from './resource-validation.js';
 import { validateLabelName, validateTaintEffect } from './scheduling-validation.js';

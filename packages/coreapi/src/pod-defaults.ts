@@ -4,7 +4,7 @@
  * in step, the strategy's QoS class, and the Priority admission plugin's priority.
  */
 import { forbidden, type StatusError } from '@keel/apimachinery';
-import { compareQuantity, parseQuantity, type Quantity } from './machinery/quantity.js';
+import { compareQuantity, parseQuantity, type Quantity } from '@keel/resource';
 import type { Container, Pod, PodSpec, PodStatus, ResourceList, ResourceRequirements } from './pod-types.js';
 
 export const defaultSchedulerName = 'default-scheduler';

@@ -4,14 +4,13 @@
  * members (volumes, probes, env, security contexts, ...) are kept as sent (`raw`), so nothing a
  * client sends is lost and only truly unknown fields are reported for fieldValidation.
  */
-import { objectMetaSpec } from './machinery/object-meta.js';
 import {
+  objectMetaSpec,
   always,
   bool,
   int32,
   int64,
   list,
-
   named,
   ptr,
   raw,
@@ -22,7 +21,7 @@ import {
   time,
   type StructSpec,
   type WireSpec,
-} from './machinery/wire-spec.js';
+} from '@keel/resource';
 
 const strings: WireSpec = list(str, '[]string');
 const rawList = (goType: string): WireSpec => list(raw, goType);

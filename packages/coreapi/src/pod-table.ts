@@ -3,7 +3,7 @@
  * Restarts, Age, and the wide IP, Node, Nominated Node and Readiness Gates columns.
  */
 import { parseMicroTime, TimeParseError } from '@keel/apimachinery';
-import { ageColumn, column, nameColumn, since, type TableColumn } from './machinery/table-util.js';
+import { ageColumn, column, nameColumn, since, type TableColumn } from '@keel/resource';
 import type { Container, ContainerStatus, Pod } from './pod-types.js';
 
 export const podTableColumns: readonly TableColumn[] = [

@@ -4,7 +4,7 @@
  * without modelling them (volumes, probes, env, security contexts, ...) are plain JSON.
  */
 import type { JsonValue } from '@keel/apimachinery';
-import type { ObjectMeta } from './machinery/object-meta.js';
+import type { ObjectMeta } from '@keel/resource';
 
 export type ResourceList = Record<string, string>;
 

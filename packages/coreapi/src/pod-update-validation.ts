@@ -17,8 +17,7 @@ import {
   required,
   type FieldError,
 } from '@keel/apimachinery';
-import { validateCoreMetaUpdate } from './machinery/meta-validation.js';
-import { sameJson } from './machinery/same-json.js';
+import { validateCoreMetaUpdate, sameJson } from '@keel/resource';
 import type { Container, Pod, PodSpec, Toleration } from './pod-types.js';
 import { validatePodSpec } from './pod-validation.js';
 import { validateTolerations } from './scheduling-validation.js';

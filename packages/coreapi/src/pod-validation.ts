@@ -18,7 +18,7 @@ import {
   validateLabels,
   type FieldError,
 } from '@keel/apimachinery';
-import { validateCoreMeta } from './machinery/meta-validation.js';
+import { validateCoreMeta } from '@keel/resource';
 import type { Container, Pod, PodSpec } from './pod-types.js';
 import { validateResourceRequirements } from './resource-validation.js';
 import { validateAffinity, validateTolerations } from './scheduling-validation.js';

@@ -4,10 +4,16 @@
  * updates and spec kept on status updates, generation counting spec changes.
  */
 import { cloneJson } from '@keel/apimachinery';
-import { keepFrom } from './machinery/keep.js';
-import { beforeCreate, beforeUpdate } from './machinery/meta-validation.js';
-import { sameJson } from './machinery/same-json.js';
-import { statusSubresourceView, wireCodec, type CoreResourceView, type StatusHooks } from './machinery/view.js';
+import {
+  keepFrom,
+  beforeCreate,
+  beforeUpdate,
+  sameJson,
+  statusSubresourceView,
+  wireCodec,
+  type StatusHooks,
+} from '@keel/resource';
+import type { CoreResourceView } from './view.js';
 import { computePodQOS, defaultPod, mergeMatchLabelKeys, systemPriorityClasses } from './pod-defaults.js';
 import { convertPodFieldLabel, podFieldLabels, podFields, podSmpSchema } from './pod-fields.js';
 import { podWireSpec } from './pod-schema.js';

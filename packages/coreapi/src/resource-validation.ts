@@ -4,7 +4,13 @@
  * requests against its limits.
  */
 import { compareGoStrings, forbiddenField, invalidValue, isQualifiedName, required, type FieldError, type FieldPath } from '@keel/apimachinery';
-import { compareQuantity, formatQuantity, parseQuantity, quantityMilliValue, type Quantity } from './machinery/quantity.js';
+import {
+  compareQuantity,
+  formatQuantity,
+  parseQuantity,
+  quantityMilliValue,
+  type Quantity,
+} from '@keel/resource';
 import type { ResourceList, ResourceRequirements } from './pod-types.js';
 
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);

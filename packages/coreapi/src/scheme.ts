@@ -5,7 +5,7 @@
  * the meta/v1 option kinds every group/version carries.
  */
 import { invalid, invalidValue, path, type StatusError } from '@keel/apimachinery';
-import type { KindTarget, Scheme } from './machinery/type-meta.js';
+import type { KindTarget, Scheme } from '@keel/resource';
 
 const optionKinds = ['WatchEvent', 'ListOptions', 'GetOptions', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions'];
 

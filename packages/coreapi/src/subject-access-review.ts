@@ -5,10 +5,21 @@
  * `.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified`.
  */
 import { FieldPath, invalid, invalidValue, type FieldError, type GroupKind, type StatusError } from '@keel/apimachinery';
-import { objectMetaSpec, type ObjectMeta } from './machinery/object-meta.js';
-import { wireCodec, type Decoded } from './machinery/view.js';
-import { encodeStruct } from './machinery/wire-encode.js';
-import { always, bool, list, map, ptr, raw, str, struct } from './machinery/wire-spec.js';
+import {
+  objectMetaSpec,
+  type ObjectMeta,
+  wireCodec,
+  type Decoded,
+  encodeStruct,
+  always,
+  bool,
+  list,
+  map,
+  ptr,
+  raw,
+  str,
+  struct,
+} from '@keel/resource';
 import { groupTarget } from './scheme.js';
 
 export interface ResourceAttributes {

@@ -4,9 +4,18 @@
  * authenticators and answers the same object with `status` filled in (api-semantics §11.2).
  */
 import { badRequest } from '@keel/apimachinery';
-import { objectMetaSpec, type ObjectMeta } from './machinery/object-meta.js';
-import { wireCodec, type Decoded } from './machinery/view.js';
-import { always, bool, list, map, str, struct } from './machinery/wire-spec.js';
+import {
+  objectMetaSpec,
+  type ObjectMeta,
+  wireCodec,
+  type Decoded,
+  always,
+  bool,
+  list,
+  map,
+  str,
+  struct,
+} from '@keel/resource';
 import { groupTarget } from './scheme.js';
 
 export interface UserInfo {

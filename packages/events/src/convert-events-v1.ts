@@ -3,15 +3,13 @@
  * note ↔ message, deprecatedSource/FirstTimestamp/LastTimestamp/Count ↔ source/firstTimestamp/
  * lastTimestamp/count, reportingController ↔ reportingComponent.
  */
-import { makeEvent, refFrom, refToWire, seriesFrom, sourceFrom, sourceToWire } from './internal.js';
-import { compact, metaFromWire, metaToWire } from './meta-codec.js';
-import { decodeTyped, type GroupVersion } from './type-meta.js';
-import type { DecodeResult, InternalEvent } from './types.js';
-import { eventsV1EventSpec } from './wire-schema.js';
+import { decodeTyped, encodeStruct, type Decoded } from '@keel/resource';
+import { makeEvent } from './internal.js';
+import { eventsV1EventTarget } from './scheme.js';
+import type { InternalEvent } from './types.js';
+import { eventDecodeOptions, eventsV1EventSpec } from './wire-schema.js';
 
 type Wire = Record<string, unknown>;
-
-export const eventsV1GroupVersion: GroupVersion = { group: 'events.k8s.io', version: 'v1' };
 
 /** decodeWire has checked every member's type, so these casts only name what is there. */
 const s = (v: unknown): string | undefined => v as string | undefined;
@@ -19,55 +17,54 @@ const n = (v: unknown): number | undefined => v as number | undefined;
 
 export function eventsV1ToInternal(w: Wire): InternalEvent {
   return makeEvent({
-    metadata: metaFromWire(w.metadata as Wire | undefined),
-    involvedObject: refFrom(w.regarding),
+    metadata: (w.metadata as InternalEvent['metadata'] | undefined) ?? {},
+    involvedObject: w.regarding as InternalEvent['involvedObject'],
     reason: s(w.reason),
     message: s(w.note),
-    source: sourceFrom(w.deprecatedSource),
+    source: w.deprecatedSource as InternalEvent['source'],
     firstTimestamp: s(w.deprecatedFirstTimestamp),
     lastTimestamp: s(w.deprecatedLastTimestamp),
     count: n(w.deprecatedCount),
     type: s(w.type),
     eventTime: s(w.eventTime),
-    series: seriesFrom(w.series),
+    series: w.series as InternalEvent['series'],
     action: s(w.action),
-    related: w.related === undefined ? undefined : refFrom(w.related),
+    related: w.related as InternalEvent['related'],
     reportingComponent: s(w.reportingController),
     reportingInstance: s(w.reportingInstance),
   });
 }
 
-export function decodeEventsV1(body: unknown): DecodeResult<InternalEvent> {
-  const { value, unknownFields } = decodeTyped(body, eventsV1GroupVersion, eventsV1EventSpec);
+export function decodeEventsV1(body: unknown): Decoded<InternalEvent> {
+  const { value, unknownFields } = decodeTyped(
+    body,
+    eventsV1EventTarget,
+    eventsV1EventSpec,
+    eventDecodeOptions,
+  );
   return { object: eventsV1ToInternal(value), unknownFields };
 }
 
-const orAbsent = (v: string | undefined): string | undefined => (v ? v : undefined);
-
 /** Go writes the struct-valued members even when zero: `{}` or `null`. */
 export function encodeEventsV1(e: InternalEvent): Wire {
-  return compact<Wire>([
-    ['kind', 'Event'],
-    ['apiVersion', 'events.k8s.io/v1'],
-    ['metadata', metaToWire(e.metadata)],
-    ['eventTime', e.eventTime ?? null],
-    [
-      'series',
-      e.series
-        ? { count: e.series.count ?? 0, lastObservedTime: e.series.lastObservedTime ?? null }
-        : undefined,
-    ],
-    ['reportingController', orAbsent(e.reportingComponent)],
-    ['reportingInstance', orAbsent(e.reportingInstance)],
-    ['action', orAbsent(e.action)],
-    ['reason', orAbsent(e.reason)],
-    ['regarding', refToWire(e.involvedObject)],
-    ['related', e.related ? refToWire(e.related) : undefined],
-    ['note', orAbsent(e.message)],
-    ['type', orAbsent(e.type)],
-    ['deprecatedSource', sourceToWire(e.source)],
-    ['deprecatedFirstTimestamp', e.firstTimestamp ?? null],
-    ['deprecatedLastTimestamp', e.lastTimestamp ?? null],
-    ['deprecatedCount', e.count ? e.count : undefined],
-  ]);
+  const wire: Wire = {
+    kind: 'Event',
+    apiVersion: 'events.k8s.io/v1',
+    metadata: e.metadata,
+    eventTime: e.eventTime,
+    series: e.series,
+    reportingController: e.reportingComponent,
+    reportingInstance: e.reportingInstance,
+    action: e.action,
+    reason: e.reason,
+    regarding: e.involvedObject,
+    related: e.related,
+    note: e.message,
+    type: e.type,
+    deprecatedSource: e.source,
+    deprecatedFirstTimestamp: e.firstTimestamp,
+    deprecatedLastTimestamp: e.lastTimestamp,
+    deprecatedCount: e.count,
+  };
+  return encodeStruct(wire, eventsV1EventSpec);
 }

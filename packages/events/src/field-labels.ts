@@ -3,7 +3,8 @@
  * (pkg/registry/core/event ToSelectableFields, with events.k8s.io/v1's label conversion applied
  * backwards so each version's names can be matched directly).
  */
-import type { InternalEvent, ObjectReference } from './types.js';
+import type { ObjectReference } from '@keel/resource';
+import type { InternalEvent } from './types.js';
 
 const refFields = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const;
 

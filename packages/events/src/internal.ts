@@ -1,11 +1,21 @@
 /**
- * Building the stored Event in its canonical form (fixed member order, zero values absent) and
- * the pieces both wire versions share: ObjectReference, EventSource and EventSeries.
+ * Building the stored Event in its canonical form (fixed member order, zero values absent),
+ * whichever wire version it was decoded from.
  */
-import { compact } from './meta-codec.js';
-import type { EventSeries, EventSource, InternalEvent, ObjectMeta, ObjectReference } from './types.js';
+import type { ObjectMeta, ObjectReference } from '@keel/resource';
+import type { EventSeries, EventSource, InternalEvent } from './types.js';
 
 type Wire = Record<string, unknown>;
+
+/** One `[key, value]` pair of T, the value possibly undefined. */
+type Entry<T> = { [K in keyof T & string]-?: readonly [K, T[K] | undefined] }[keyof T & string];
+
+/** Copies the defined members in the given order; the result has no undefined members. */
+function compact<T extends object>(entries: readonly Entry<T>[]): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entries) if (v !== undefined) out[k] = v;
+  return out as T;
+}
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -18,17 +28,12 @@ function num(v: unknown): number | undefined {
 const refKeys = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const;
 
 /** An ObjectReference without empty members (`{}` when all are empty). */
-export function refFrom(w: unknown): ObjectReference {
+function refFrom(w: unknown): ObjectReference {
   const r = (w ?? {}) as Wire;
   return compact<ObjectReference>(refKeys.map((k) => [k, str(r[k])] as const));
 }
 
-/** ObjectReference on the wire: Go's field order, every member omitempty. */
-export function refToWire(r: ObjectReference | undefined): Wire {
-  return compact<Wire>(refKeys.map((k) => [k, str(r?.[k])] as const));
-}
-
-export function sourceFrom(w: unknown): EventSource {
+function sourceFrom(w: unknown): EventSource {
   const s = (w ?? {}) as Wire;
   return compact<EventSource>([
     ['component', str(s.component)],
@@ -36,15 +41,8 @@ export function sourceFrom(w: unknown): EventSource {
   ]);
 }
 
-export function sourceToWire(s: EventSource | undefined): Wire {
-  return compact<Wire>([
-    ['component', str(s?.component)],
-    ['host', str(s?.host)],
-  ]);
-}
-
 /** A Go pointer: absent stays absent, `{}` stays `{}`. */
-export function seriesFrom(w: unknown): EventSeries | undefined {
+function seriesFrom(w: unknown): EventSeries | undefined {
   if (w === undefined || w === null) return undefined;
   const s = w as Wire;
   return compact<EventSeries>([

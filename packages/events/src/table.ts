@@ -3,15 +3,11 @@
  * The server always prints the wide form: all ten cells, the priority-1 ones hidden by kubectl
  * unless `-o wide`. Both API versions use these columns.
  */
-import { diffMicros, microTimeFromDate, parseMicroTime, TimeParseError } from '@keel/apimachinery';
-import type { EventSource, InternalEvent, TableColumnDefinition } from './types.js';
-
-function column(name: string, description: string, priority = 0, format = ''): TableColumnDefinition {
-  return { name, type: 'string', format, description, priority };
-}
+import { column, nameColumn, since, type TableColumn } from '@keel/resource';
+import type { EventSource, InternalEvent } from './types.js';
 
 // The descriptions are core/v1's swagger docs, which the real printer uses.
-export const eventTableColumns: readonly TableColumnDefinition[] = [
+export const eventTableColumns: readonly TableColumn[] = [
   column('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
   column('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
   column(
@@ -32,44 +28,9 @@ export const eventTableColumns: readonly TableColumnDefinition[] = [
     1,
   ),
   column('Count', 'The number of times this event has occurred.', 1),
-  column(
-    'Name',
-    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
-    1,
-    'name',
-  ),
+  // Only `-o wide` shows the name.
+  { ...nameColumn, priority: 1 },
 ];
-
-/**
- * apimachinery duration.HumanDuration: about two significant figures (`90s`, `5m3s`, `2d3h`,
- * `3y12d`). More than one second in the future is `<invalid>`.
- */
-export function humanDuration(micros: number): string {
-  const seconds = Math.trunc(micros / 1e6);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.trunc(seconds / 60);
-  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
-  if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.trunc(minutes / 60);
-  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
-  if (hours < 48) return `${hours}h`;
-  const days = Math.trunc(hours / 24);
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
-  if (hours < 24 * 365 * 2) return `${days}d`;
-  const years = Math.trunc(days / 365);
-  if (hours < 24 * 365 * 8) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
-  return `${years}y`;
-}
-
-/** translateTimestampSince / translateMicroTimestampSince. */
-function since(timestamp: string | undefined, now: Date): string {
-  if (!timestamp) return '<unknown>';
-  const t = parseMicroTime(timestamp);
-  if (t instanceof TimeParseError) return '<unknown>';
-  return humanDuration(diffMicros(microTimeFromDate(now), t));
-}
 
 /** Go's unicode.IsSpace set: JS's \s without U+FEFF, plus U+0085. */
 const goSpace =

@@ -7,9 +7,15 @@
  * ObjectReference prints with Go's field names (`{"Kind":"Pod","Namespace":"",...}`), and a zero
  * timestamp or an absent `related` prints as `null`.
  */
-import { fieldImmutableErrorMsg, invalidValue, required, type FieldError } from '@keel/apimachinery';
-import type { EventSeries, EventSource, InternalEvent, ObjectReference } from './types.js';
-import { validateCoreMeta, validateCoreMetaUpdate } from './validation-meta.js';
+import {
+  fieldImmutableErrorMsg,
+  invalidValue,
+  nameIsDNSSubdomain,
+  required,
+  type FieldError,
+} from '@keel/apimachinery';
+import { validateCoreMeta, validateCoreMetaUpdate, type ObjectReference } from '@keel/resource';
+import type { EventSeries, EventSource, InternalEvent } from './types.js';
 
 const eventTypes = new Set(['Normal', 'Warning']);
 
@@ -22,7 +28,8 @@ function seriesErrors(series: EventSeries | undefined): FieldError[] {
 }
 
 export function validateEventStrictCreate(e: InternalEvent): FieldError[] {
-  const errs = [...validateCoreMeta(e.metadata), ...seriesErrors(e.series)];
+  // core ValidateObjectMeta with DNS-1123 subdomain names, as ValidateEventCreate calls it.
+  const errs = [...validateCoreMeta(e.metadata, true, nameIsDNSSubdomain), ...seriesErrors(e.series)];
   if (!e.eventTime) errs.push(required('eventTime'));
   const type = e.type ?? '';
   if (!eventTypes.has(type)) errs.push(invalidValue('type', '', `has invalid value: ${type}`));

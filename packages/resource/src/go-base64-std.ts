@@ -1,8 +1,7 @@
 /**
  * Go's base64.StdEncoding.Decode, for how encoding/json reads a []byte: padded standard
  * alphabet, `\r` and `\n` skipped, and the error text `illegal base64 data at input byte N`.
- *
- * Generic: a candidate for @keel/apimachinery (which has only the raw URL variant, unexported).
+ * (@keel/apimachinery has only the raw URL variant, unexported.)
  */
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const decodeMap = new Map([...alphabet].map((c, i) => [c.charCodeAt(0), i]));

@@ -2,8 +2,6 @@
  * The Go JSON encoder over a wire schema: fields in declaration order, omitempty zero values
  * dropped, non-omitempty ones written as Go's zero (`""`, `0`, `false`, `null`), struct values
  * always written (a zero metav1.Time as `null`), nil pointers left out, map keys sorted.
- *
- * Generic: a candidate for @keel/apimachinery.
  */
 import { cloneJson, compareGoStrings } from '@keel/apimachinery';
 import { setOwn } from './wire-decode.js';
@@ -59,13 +57,21 @@ export function encodeValue(spec: WireSpec, v: unknown): unknown {
     case 'struct':
       return isObject(v) ? encodeStruct(v, spec) : v;
     case 'list':
-      return Array.isArray(v) ? v.map((item: unknown) => (item === null || item === undefined ? zeroValue(spec.item) : encodeValue(spec.item, item))) : v;
+      return Array.isArray(v)
+        ? v.map((item: unknown) =>
+            item === null || item === undefined ? zeroValue(spec.item) : encodeValue(spec.item, item),
+          )
+        : v;
     case 'map': {
       if (!isObject(v)) return v;
       const out: Wire = {};
       for (const k of Object.keys(v).sort(compareGoStrings)) {
         const item = v[k];
-        setOwn(out, k, item === null || item === undefined ? zeroValue(spec.value) : encodeValue(spec.value, item));
+        setOwn(
+          out,
+          k,
+          item === null || item === undefined ? zeroValue(spec.value) : encodeValue(spec.value, item),
+        );
       }
       return out;
     }

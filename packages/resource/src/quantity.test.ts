@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity, compareQuantity, parseQuantity, quantityMilliValue, quantityValue } from './quantity.js';
+import {
+  canonicalQuantity,
+  compareQuantity,
+  parseQuantity,
+  quantityMilliValue,
+  quantityValue,
+} from './quantity.js';
 
 // Go keeps an input that passes its fast path as typed, so '+1', '0001' and '1.' stay as sent.
 describe('Quantity canonical form (what Go writes back)', () => {

@@ -1,14 +1,24 @@
 /**
- * ObjectMeta: its stored form and its wire schema (apimachinery meta/v1 ObjectMeta, with the
- * JSON tags that decide what is written), shared by every resource of this package.
- *
- * Generic: a candidate for @keel/apimachinery (packages/events has its own copy in
- * meta-codec.ts/wire-schema.ts).
+ * ObjectMeta and core/v1 ObjectReference: their stored form and their wire schemas (apimachinery
+ * meta/v1 ObjectMeta, with the JSON tags that decide what is written), which every resource
+ * shares. The stored form is what decodeWire makes of the wire form; encodeStruct writes it back.
  */
 import type { JsonValue } from '@keel/apimachinery';
-import { always, int64, list, named, ptr, raw, str, stringMap, struct, time, type StructSpec } from './wire-spec.js';
+import {
+  always,
+  int64,
+  list,
+  named,
+  ptr,
+  raw,
+  str,
+  stringMap,
+  struct,
+  time,
+  type StructSpec,
+} from './wire-spec.js';
 
-/** Go writes these four strings even when empty. */
+/** Go writes the four strings even when empty (absent here unless decoded with storeUnomittedZeros). */
 export interface OwnerReference {
   apiVersion?: string;
   kind?: string;

@@ -1,8 +1,6 @@
 /**
  * Helpers of the server-side printers (pkg/printers/internalversion): column definitions, the
  * Name and Age columns every kind has, and apimachinery's HumanDuration for ages.
- *
- * humanDuration is copied from packages/events/src/table.ts; a candidate for @keel/apimachinery.
  */
 import { diffMicros, microTimeFromDate, parseMicroTime, TimeParseError } from '@keel/apimachinery';
 
@@ -14,7 +12,13 @@ export interface TableColumn {
   readonly priority: number;
 }
 
-export function column(name: string, description: string, priority = 0, type = 'string', format = ''): TableColumn {
+export function column(
+  name: string,
+  description: string,
+  priority = 0,
+  type = 'string',
+  format = '',
+): TableColumn {
   return { name, type, format, description, priority };
 }
 

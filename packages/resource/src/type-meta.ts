@@ -2,12 +2,15 @@
  * The apiVersion/kind checks the API server makes before and after decoding a body (json
  * serializer Interpret + gvkWithDefaults, scheme lookup, transformDecodeError and
  * AcceptsGroupVersion), with their 400 BadRequest texts, for any kind.
- *
- * Generalised from packages/events/src/type-meta.ts (which is Event-only); a candidate for
- * @keel/apimachinery.
  */
 import { badRequest, goQuote, type StatusError } from '@keel/apimachinery';
-import { decodeWire, jsonKind, WireDecodeError, type WireDecoded } from './wire-decode.js';
+import {
+  decodeWire,
+  jsonKind,
+  WireDecodeError,
+  type DecodeOptions,
+  type WireDecoded,
+} from './wire-decode.js';
 import type { StructSpec } from './wire-spec.js';
 
 export interface GroupVersion {
@@ -37,7 +40,8 @@ export function groupVersionString(gv: GroupVersion): string {
 }
 
 const schemeName = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
-const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+const findKindType =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** `<Kind> in version "<v>" cannot be handled as a <Target>: <err>`. */
 export function cannotHandle(kind: string, version: string, target: string, err: string): StatusError {
@@ -54,7 +58,9 @@ function summarize(body: unknown): string {
 }
 
 function unrecognized(target: string, err: string, body: unknown): StatusError {
-  return badRequest(`the object provided is unrecognized (must be of type ${target}): ${err} (${summarize(body)})`);
+  return badRequest(
+    `the object provided is unrecognized (must be of type ${target}): ${err} (${summarize(body)})`,
+  );
 }
 
 /** schema.ParseGroupVersion. */
@@ -112,18 +118,26 @@ export function checkTypeMeta(body: unknown, target: KindTarget): Record<string,
     throw cannotHandle(kind, gv.version, target.kind, err);
   }
   if (gvText !== served) {
-    throw badRequest(`the API version in the data (${gvText}) does not match the expected API version (${served})`);
+    throw badRequest(
+      `the API version in the data (${gvText}) does not match the expected API version (${served})`,
+    );
   }
   return obj;
 }
 
 /** checkTypeMeta, then decodeWire; a decode failure becomes Go's "cannot be handled" 400. */
-export function decodeTyped(body: unknown, target: KindTarget, spec: StructSpec): WireDecoded {
+export function decodeTyped(
+  body: unknown,
+  target: KindTarget,
+  spec: StructSpec,
+  options?: DecodeOptions,
+): WireDecoded {
   const obj = checkTypeMeta(body, target);
   try {
-    return decodeWire(obj, spec);
+    return decodeWire(obj, spec, options);
   } catch (err) {
-    if (err instanceof WireDecodeError) throw cannotHandle(target.kind, target.version, target.kind, err.message);
+    if (err instanceof WireDecodeError)
+      throw cannotHandle(target.kind, target.version, target.kind, err.message);
     throw err;
   }
 }

@@ -1,11 +1,12 @@
 /**
  * JSON equality with member order and undefined members ignored (Go's semantic DeepEqual of
- * decoded objects). The API server has the same helper in its registry; generic, a candidate
- * for @keel/apimachinery.
+ * decoded objects).
  */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]))
+    );
   }
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     const ra = a as Record<string, unknown>;

@@ -3,8 +3,6 @@
  * value (held in nano units, after Go's round-up to 1n), and the canonical string Go writes
  * back (`1000m` → `1`, `1.5Gi` → `1536Mi`, `0.5` → `500m`). A string that already is in
  * canonical form is kept as sent, as Go does (which also keeps a leading `+`).
- *
- * Generic: a candidate for @keel/apimachinery.
  */
 
 export const quantityFormatError =
@@ -28,7 +26,18 @@ export class QuantityParseError extends Error {
   }
 }
 
-const decimalSuffixes: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const decimalSuffixes: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 const binarySuffixes: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const suffixChars = 'eEinumkKMGTP';
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
@@ -74,7 +83,11 @@ function interpretSuffix(suffix: string): { base: 10 | 2; exponent: number; form
   if (dec !== undefined) return { base: 10, exponent: dec, format: 'DecimalSI' };
   const bin = Object.hasOwn(binarySuffixes, suffix) ? binarySuffixes[suffix] : undefined;
   if (bin !== undefined) return { base: 2, exponent: bin, format: 'BinarySI' };
-  if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[-+]?[0-9]+$/.test(suffix.slice(1))) {
+  if (
+    suffix.length > 1 &&
+    (suffix[0] === 'e' || suffix[0] === 'E') &&
+    /^[-+]?[0-9]+$/.test(suffix.slice(1))
+  ) {
     return { base: 10, exponent: Number(suffix.slice(1)), format: 'DecimalExponent' };
   }
   throw new QuantityParseError(quantitySuffixError);
@@ -141,7 +154,10 @@ export function formatQuantity(q: Quantity): string {
   if (q.cached !== undefined) return q.cached;
   if (q.nanos === 0n) return '0';
   let format = q.format;
-  if (format === 'BinarySI' && ((q.nanos > -1024n * nano && q.nanos < 1024n * nano) || q.nanos % nano !== 0n)) {
+  if (
+    format === 'BinarySI' &&
+    ((q.nanos > -1024n * nano && q.nanos < 1024n * nano) || q.nanos % nano !== 0n)
+  ) {
     format = 'DecimalSI';
   }
   if (format === 'BinarySI') {

@@ -8,9 +8,7 @@
  *
  * The result is the canonical stored form: values Go's encoder would drop (omitempty zeros,
  * nulls, empty non-pointer structs) are left out, timestamps and quantities are normalised.
- *
- * Copied from packages/events/src/wire-decode.ts and generalised (quantities, []byte, maps of
- * any value, omitempty canonicalisation); the shared part belongs in @keel/apimachinery.
+ * DecodeOptions keep some zero values for resources whose stored form has them.
  */
 import { cloneJson, formatMicroTime, formatTime, parseMicroTime, TimeParseError } from '@keel/apimachinery';
 import { Base64Error, goBase64StdDecode } from './go-base64-std.js';
@@ -25,6 +23,20 @@ export class WireDecodeError extends Error {
   }
 }
 
+/** Zero values the stored form keeps although Go's encoder would treat them as absent. */
+export interface DecodeOptions {
+  /**
+   * `[]` and `{}` stay as sent: Go decodes them as non-nil empty slices and maps, which matters
+   * where emptiness is an instruction (`metadata.managedFields: []` resets managed fields).
+   */
+  readonly keepEmptyCollections?: boolean;
+  /**
+   * Scalar fields without omitempty (`always`) are stored with their zero value (`""`, `0`,
+   * `false`), even when the body leaves them out, as Go writes them back.
+   */
+  readonly storeUnomittedZeros?: boolean;
+}
+
 interface Context {
   /** The innermost Go struct around the current field. */
   struct: string;
@@ -32,6 +44,7 @@ interface Context {
   readonly stack: string[];
   saved: string | undefined;
   readonly unknown: string[];
+  readonly options: DecodeOptions;
 }
 
 export interface WireDecoded {
@@ -40,8 +53,12 @@ export interface WireDecoded {
 }
 
 /** Decodes `body` (a JSON object) against `spec`; throws WireDecodeError with Go's message. */
-export function decodeWire(body: Record<string, unknown>, spec: StructSpec): WireDecoded {
-  const ctx: Context = { struct: structName(spec.goType), stack: [], saved: undefined, unknown: [] };
+export function decodeWire(
+  body: Record<string, unknown>,
+  spec: StructSpec,
+  options: DecodeOptions = {},
+): WireDecoded {
+  const ctx: Context = { struct: structName(spec.goType), stack: [], saved: undefined, unknown: [], options };
   const value = decodeStruct(body, spec, ctx, '');
   if (ctx.saved !== undefined) throw new WireDecodeError(ctx.saved);
   return { value, unknownFields: ctx.unknown };
@@ -78,15 +95,32 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Whether the canonical form leaves a decoded value out (the encoder writes it back). */
-function dropped(spec: WireSpec, v: unknown): boolean {
+const isCollection = (spec: WireSpec): boolean => spec.t === 'list' || spec.t === 'map';
+const isScalar = (spec: WireSpec): boolean => ['string', 'bytes', 'int', 'bool', 'quantity'].includes(spec.t);
+
+/** Whether the stored form leaves a decoded value out (the encoder writes it back). */
+function dropped(spec: WireSpec, v: unknown, options: DecodeOptions): boolean {
   if (spec.ptr) return false;
   if (spec.t === 'struct') return isObject(v) && Object.keys(v).length === 0;
-  if (spec.always && (spec.t === 'list' || spec.t === 'map')) return false;
+  if (isCollection(spec) && (spec.always || options.keepEmptyCollections)) return false;
+  if (spec.always && options.storeUnomittedZeros) return false;
   return isEmptyValue(spec, v);
 }
 
-function decodeStruct(obj: Record<string, unknown>, spec: StructSpec, ctx: Context, jsonPath: string): Record<string, unknown> {
+/** storeUnomittedZeros: the non-omitempty scalars the body did not set. */
+function fillUnomitted(out: Record<string, unknown>, spec: StructSpec): void {
+  for (const [key, fieldSpec] of Object.entries(spec.fields)) {
+    if (fieldSpec.always && isScalar(fieldSpec) && !Object.hasOwn(out, key))
+      setOwn(out, key, zeroOf(fieldSpec));
+  }
+}
+
+function decodeStruct(
+  obj: Record<string, unknown>,
+  spec: StructSpec,
+  ctx: Context,
+  jsonPath: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, rawValue] of Object.entries(obj)) {
     const childPath = jsonPath ? `${jsonPath}.${key}` : key;
@@ -101,8 +135,9 @@ function decodeStruct(obj: Record<string, unknown>, spec: StructSpec, ctx: Conte
     const decoded = decodeValue(rawValue, fieldSpec, ctx, childPath);
     ctx.struct = outerStruct;
     ctx.stack.length = depth;
-    if (decoded !== undefined && !dropped(fieldSpec, decoded)) setOwn(out, key, decoded);
+    if (decoded !== undefined && !dropped(fieldSpec, decoded, ctx.options)) setOwn(out, key, decoded);
   }
+  if (ctx.options.storeUnomittedZeros) fillUnomitted(out, spec);
   return out;
 }
 
@@ -132,7 +167,9 @@ function decodeValue(raw: unknown, spec: WireSpec, ctx: Context, jsonPath: strin
     case 'bytes':
       return decodeBytes(raw, ctx);
     case 'struct':
-      return isObject(raw) ? decodeStruct(raw, spec, ctx, jsonPath) : typeError(ctx, jsonKind(raw), spec.goType);
+      return isObject(raw)
+        ? decodeStruct(raw, spec, ctx, jsonPath)
+        : typeError(ctx, jsonKind(raw), spec.goType);
     case 'map':
       return decodeMap(raw, spec, ctx, jsonPath);
     case 'list':
@@ -198,21 +235,39 @@ function zeroOf(spec: WireSpec): unknown {
   }
 }
 
-function decodeMap(raw: unknown, spec: Extract<WireSpec, { t: 'map' }>, ctx: Context, jsonPath: string): Record<string, unknown> | undefined {
+/** The zero value of a list element or map value in stored form (a struct's as decodeStruct stores `{}`). */
+function storedZero(spec: WireSpec, ctx: Context, jsonPath: string): unknown {
+  return spec.t === 'struct' ? decodeStruct({}, spec, ctx, jsonPath) : zeroOf(spec);
+}
+
+function decodeMap(
+  raw: unknown,
+  spec: Extract<WireSpec, { t: 'map' }>,
+  ctx: Context,
+  jsonPath: string,
+): Record<string, unknown> | undefined {
   if (!isObject(raw)) return typeError(ctx, jsonKind(raw), spec.goType);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
-    const decoded = v === null ? zeroOf(spec.value) : decodeValue(v, spec.value, ctx, `${jsonPath}[${k}]`);
+    const valuePath = `${jsonPath}[${k}]`;
+    const decoded =
+      v === null ? storedZero(spec.value, ctx, valuePath) : decodeValue(v, spec.value, ctx, valuePath);
     if (decoded !== undefined) setOwn(out, k, decoded);
   }
   return out;
 }
 
-function decodeList(raw: unknown, spec: Extract<WireSpec, { t: 'list' }>, ctx: Context, jsonPath: string): unknown[] | undefined {
+function decodeList(
+  raw: unknown,
+  spec: Extract<WireSpec, { t: 'list' }>,
+  ctx: Context,
+  jsonPath: string,
+): unknown[] | undefined {
   if (!Array.isArray(raw)) return typeError(ctx, jsonKind(raw), spec.goType);
   return raw.map((item: unknown, i) => {
-    const decoded = decodeValue(item, spec.item, ctx, `${jsonPath}[${i}]`);
+    const itemPath = `${jsonPath}[${i}]`;
+    const decoded = decodeValue(item, spec.item, ctx, itemPath);
     // A null (or failed) element still takes its slot, holding the zero value.
-    return decoded !== undefined ? decoded : zeroOf(spec.item);
+    return decoded !== undefined ? decoded : storedZero(spec.item, ctx, itemPath);
   });
 }

@@ -1,20 +1,21 @@
 /**
- * The contract a served resource of this package fulfils, structurally a superset of the API
+ * The contract a served group/version of a resource fulfils, structurally a superset of the API
  * server registry's ResourceView (apps/apiserver/src/registry/resource-view.ts): the registry
- * reads what it knows and may use the rest (invalidKind, smpSchema, convertFieldLabel,
- * prepareForCreate/prepareForUpdate, status subresource hooks).
+ * reads what it knows and may use the rest (invalidKind, prepareForCreate/prepareForUpdate).
+ * Packages add what their resources need on top (patch schemas, label conversion, status hooks).
  */
-import type { FieldError, FieldLabelConverter, GroupKind, SmpSchema } from '@keel/apimachinery';
-import { encodeStruct } from './wire-encode.js';
-import { decodeTyped, type KindTarget } from './type-meta.js';
-import type { StructSpec } from './wire-spec.js';
+import type { FieldError, GroupKind } from '@keel/apimachinery';
 import type { ObjectMeta } from './object-meta.js';
 import type { TableColumn } from './table-util.js';
+import { decodeTyped, groupVersionString, type KindTarget } from './type-meta.js';
+import { encodeStruct } from './wire-encode.js';
+import type { StructSpec } from './wire-spec.js';
 
 export interface Decoded<I> {
   readonly object: I;
   /** JSON paths of fields the schema does not know, in body order (fieldValidation). */
   readonly unknownFields: readonly string[];
+  /** Never set by the decoders here: duplicate keys are gone once the body is parsed. */
   readonly duplicateFields?: readonly string[];
 }
 
@@ -22,7 +23,7 @@ export interface StoredObject {
   metadata: ObjectMeta;
 }
 
-export interface CoreResourceView<I extends StoredObject> {
+export interface ResourceView<I extends StoredObject> {
   readonly group: string;
   readonly version: string;
   /** `group/version`, or just the version for the core group. */
@@ -32,20 +33,17 @@ export interface CoreResourceView<I extends StoredObject> {
   readonly listKind: string;
   readonly singular: string;
   readonly shortNames: readonly string[];
-  readonly categories: readonly string[];
   readonly namespaced: boolean;
   readonly verbs: readonly string[];
   readonly storageVersionHash?: string;
   readonly allowCreateOnUpdate: boolean;
-  /** False: a PUT without metadata.resourceVersion is a 422 (see missingResourceVersion). */
+  /** False: a PUT without metadata.resourceVersion is a 422. */
   readonly allowUnconditionalUpdate: boolean;
   /** The internal type's GroupKind, which names the object in 422 messages. */
   readonly invalidKind: GroupKind;
-  /** Patch strategies for strategic merge patch. */
-  readonly smpSchema: SmpSchema;
   /** Wire → stored form, with the version's defaults applied; throws a 400 StatusError. */
   decode(body: unknown): Decoded<I>;
-  /** Stored → wire form, with kind and apiVersion. */
+  /** Stored → wire form, with kind and apiVersion, zero values written as Go writes them. */
   encode(obj: I): Record<string, unknown>;
   /** The strategy's PrepareForCreate; call after name generation, before validateCreate. */
   prepareForCreate(obj: I): void;
@@ -53,29 +51,31 @@ export interface CoreResourceView<I extends StoredObject> {
   prepareForUpdate(obj: I, old: I): void;
   /** BeforeCreate: the strategy's rules, then (only if they pass) the generic metadata rules. */
   validateCreate(obj: I): FieldError[];
-  /** BeforeUpdate: the generic metadata rules, then the strategy's. */
+  /**
+   * BeforeUpdate: the generic metadata rules, then the strategy's. The registry first copies
+   * uid/creationTimestamp from `old` and, for an unconditional update, the stored
+   * resourceVersion (as Go does), since metadata update validation demands one.
+   */
   validateUpdate(obj: I, old: I): FieldError[];
-  /** The field selector labels of this version. */
+  /** The field selector labels this version accepts. */
   readonly fieldLabels: readonly string[];
-  /** Checks and renames a selector label (errors carry the real server's text). */
-  readonly convertFieldLabel: FieldLabelConverter;
-  /** Every label with the object's value (renamed labels included under both names). */
+  /** Every label with the object's value. */
   fields(obj: I): Record<string, string>;
   readonly tableColumns: readonly TableColumn[];
   /** One cell per column (the server always renders the wide form). */
   tableRow(obj: I, now: Date): unknown[];
 }
 
-/** A `<resource>/status` view: same object, its own update rules and verbs. */
+/** What a view with a `<resource>/status` subresource does differently there. */
 export interface StatusHooks<I extends StoredObject> {
   readonly prepareStatusUpdate: (obj: I, old: I) => void;
   readonly validateStatusUpdate: (obj: I, old: I) => FieldError[];
 }
 
 /** The `<resource>/status` subresource as a view of its own (get, patch, update). */
-export function statusSubresourceView<I extends StoredObject>(
-  view: CoreResourceView<I> & StatusHooks<I>,
-): CoreResourceView<I> & StatusHooks<I> & { readonly subresource: 'status' } {
+export function statusSubresourceView<I extends StoredObject, V extends ResourceView<I>>(
+  view: V & StatusHooks<I>,
+): V & StatusHooks<I> & { readonly subresource: 'status' } {
   return {
     ...view,
     subresource: 'status',
@@ -92,8 +92,12 @@ export interface Codec<I> {
 }
 
 /** decode/encode over a wire schema whose first members are kind and apiVersion. */
-export function wireCodec<I extends StoredObject>(target: KindTarget, spec: StructSpec, defaults?: (obj: I) => void): Codec<I> {
-  const apiVersion = target.group ? `${target.group}/${target.version}` : target.version;
+export function wireCodec<I extends StoredObject>(
+  target: KindTarget,
+  spec: StructSpec,
+  defaults?: (obj: I) => void,
+): Codec<I> {
+  const apiVersion = groupVersionString(target);
   return {
     decode(body) {
       const { value, unknownFields } = decodeTyped(body, target, spec);
@@ -106,7 +110,10 @@ export function wireCodec<I extends StoredObject>(target: KindTarget, spec: Stru
       return { object: obj, unknownFields };
     },
     encode(obj) {
-      return encodeStruct({ ...(obj as unknown as Record<string, unknown>), kind: target.kind, apiVersion }, spec);
+      return encodeStruct(
+        { ...(obj as unknown as Record<string, unknown>), kind: target.kind, apiVersion },
+        spec,
+      );
     },
   };
 }

@@ -2,10 +2,6 @@
  * Wire schemas: what a Go API struct looks like on the wire, field by field in Go's declaration
  * order, with the Go type names decode errors print and the JSON tags that decide encoding.
  *
- * Generic, not Kubernetes-resource specific: a candidate for @keel/apimachinery (it grew out of
- * packages/events' wire decoder, which knows no quantities, byte slices, maps of structs or
- * omitempty rules).
- *
  * Flags: `ptr` marks a Go pointer (nil is omitted, a zero value is kept and written); `always`
  * marks a field without `omitempty` (written even when zero: `""`, `0`, `false`, `null`). Struct
  * and time fields that are not pointers are always written (Go never omits struct values).
@@ -36,7 +32,7 @@ export type WireSpec =
   | StructSpec
   | (Flags & { readonly t: 'map'; readonly goType: string; readonly value: WireSpec })
   | (Flags & { readonly t: 'list'; readonly goType: string; readonly item: WireSpec })
-  /** Kept as sent (a subtree this package does not model field by field). */
+  /** Kept as sent (a subtree the resource does not model field by field). */
   | (Flags & { readonly t: 'raw' });
 
 export const str: WireSpec = { t: 'string' };
