@@ -168,10 +168,13 @@ export function tableWatchEvent<I>(
 export function tableWatchEncoder<I>(
   view: TableView<I>,
   opts: TableOptions,
+  /** Ages are printed relative to each event's time on a long stream; default: opts.now. */
+  clock?: () => Date,
 ): (type: WatchEventType, obj: I) => { type: WatchEventType; object: Table } {
   let headers = true;
   return (type, obj) => {
-    const event = tableWatchEvent(view, type, obj, { ...opts, headers });
+    const now = clock ? clock() : opts.now;
+    const event = tableWatchEvent(view, type, obj, { ...opts, now, headers });
     headers = false;
     return event;
   };

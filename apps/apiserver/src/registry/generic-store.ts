@@ -15,7 +15,7 @@ import {
 import { isStorageError, type ListResult, type Storage, type WatchEvent } from '@keel/storage';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
 import { interpretStorageError } from './interpret-storage-error.js';
-import { recordManager } from './managed-fields.js';
+import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
 import { apiVersionOf, qualifiedResource, type InternalObject, type ResourceView } from './resource-view.js';
 
@@ -25,6 +25,8 @@ export interface WriteContext {
   readonly fieldManager: string;
   /** How managedFields records the write; apply patches are `Apply`. */
   readonly operation?: 'Apply' | 'Update';
+  /** An apply takes the fields other managers own instead of failing with a conflict. */
+  readonly force?: boolean;
 }
 
 export interface ListQuery {
@@ -44,6 +46,11 @@ export interface StoreOptions<I extends InternalObject> {
   /** Every write (create and update) lives this long (--event-ttl for events). */
   readonly ttlSeconds?: number;
   readonly now?: () => Date;
+  /**
+   * Every view of the stored object (this one included): managedFields entries recorded through
+   * another API version are compared in that version's field names.
+   */
+  readonly views?: readonly ResourceView<I>[];
 }
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -74,9 +81,11 @@ export class GenericStore<I extends InternalObject> {
   private readonly ttlSeconds: number | undefined;
   private readonly now: () => Date;
   private readonly qr: { group: string; resource: string };
+  private readonly views: ReadonlyMap<string, ResourceView<I>>;
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;
+    this.views = new Map((opts.views ?? []).map((v) => [apiVersionOf(v), v]));
     this.storage = opts.storage;
     this.keyRoot = opts.keyRoot;
     this.ttlSeconds = opts.ttlSeconds;
@@ -189,14 +198,18 @@ export class GenericStore<I extends InternalObject> {
     ctx: WriteContext,
     now: Date,
   ): void {
-    recordManager(obj, current, {
+    const operation = ctx.operation ?? 'Update';
+    recordManager(obj, baseEntries(obj, current, operation), {
       manager: ctx.fieldManager,
-      operation: ctx.operation ?? 'Update',
+      operation,
       apiVersion: apiVersionOf(this.view),
       now,
       sent,
-      before: current && this.view.encode(current),
-      after: this.view.encode(obj),
+      force: ctx.force ?? false,
+      wireIn: (apiVersion) => {
+        const view = this.views.get(apiVersion) ?? this.view;
+        return { before: current && view.encode(current), after: view.encode(obj) };
+      },
     });
   }
 
@@ -283,8 +296,10 @@ export class GenericStore<I extends InternalObject> {
           // Metadata update validation compares versions; an unconditional update means "the current one".
           meta.resourceVersion = current.metadata.resourceVersion;
           this.invalid(obj, this.view.validateUpdate(obj, current));
-          if (unchangedByUpdate(obj, current)) return current;
+          // Recorded first: an apply conflicts, or a new co-owner joins, even when no value changes.
           this.record(obj, current, wire, ctx, now);
+          const entries = (o: I) => o.metadata.managedFields ?? [];
+          if (unchangedByUpdate(obj, current) && sameEntries(entries(obj), entries(current))) return current;
           delete meta.resourceVersion;
           return obj;
         },

@@ -1,110 +1,24 @@
-import type { JsonObject } from '@keel/apimachinery';
+import { StatusError, type JsonObject } from '@keel/apimachinery';
+import {
+  asSet,
+  changedPart,
+  commonLeaves,
+  fieldSet,
+  intersect,
+  isEmpty,
+  leafPaths,
+  subtract,
+  union,
+  type Wire,
+} from './field-set.js';
 import type { InternalObject, ManagedFieldsEntry } from './resource-view.js';
 
-// Fields the server owns: they never appear in a manager's field set.
-const SERVER_OWNED_META = new Set([
-  'name',
-  'namespace',
-  'uid',
-  'resourceVersion',
-  'creationTimestamp',
-  'managedFields',
-  'generation',
-  'selfLink',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-]);
+export { fieldSet, changedPart } from './field-set.js';
 
-type Wire = Record<string, unknown>;
-
-function isPlainObject(v: unknown): v is Wire {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-const isEmpty = (o: object): boolean => Object.keys(o).length === 0;
-
-/** The FieldsV1 set of a wire object: `f:<name>` for every field set, recursing into maps. */
-export function fieldSet(obj: Wire, top = true): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (top && (k === 'apiVersion' || k === 'kind')) continue;
-    if (v === null || v === undefined) continue;
-    if (top && k === 'metadata' && typeof v === 'object') {
-      const meta = Object.fromEntries(Object.entries(v).filter(([mk]) => !SERVER_OWNED_META.has(mk)));
-      const set = fieldSet(meta, false);
-      if (!isEmpty(set)) out['f:metadata'] = set;
-      continue;
-    }
-    if (isPlainObject(v)) {
-      const nested = fieldSet(v, false);
-      out[`f:${k}`] = !isEmpty(nested) ? nested : {};
-    } else {
-      out[`f:${k}`] = {};
-    }
-  }
-  return out;
-}
-
-/** The parts of `next` that `prev` does not have with the same value (what an update changed). */
-export function changedPart(prev: Wire, next: Wire): Wire {
-  const out: Wire = {};
-  for (const [k, v] of Object.entries(next)) {
-    const p = prev[k];
-    if (isPlainObject(v) && isPlainObject(p)) {
-      const sub = changedPart(p, v);
-      if (!isEmpty(sub)) out[k] = sub;
-    } else if (!Object.hasOwn(prev, k) || JSON.stringify(p) !== JSON.stringify(v)) {
-      out[k] = v;
-    }
-  }
-  return out;
-}
-
-function asSet(v: unknown): JsonObject {
-  return isPlainObject(v) ? (v as JsonObject) : {};
-}
-
-function union(a: JsonObject, b: JsonObject): JsonObject {
-  const out: JsonObject = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = k in out ? union(asSet(out[k]), asSet(v)) : v;
-  return out;
-}
-
-/** `set` restricted to the fields `keep` has; a field whose owned children are all gone goes too. */
-function intersect(set: JsonObject, keep: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(set)) {
-    if (!(k in keep)) continue;
-    const owned = asSet(v);
-    if (isEmpty(owned)) {
-      out[k] = {};
-      continue;
-    }
-    const sub = intersect(owned, asSet(keep[k]));
-    if (!isEmpty(sub)) out[k] = sub;
-  }
-  return out;
-}
-
-/** `set` without the fields of `drop` (leaves of `drop` remove whole subtrees). */
-function subtract(set: JsonObject, drop: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(set)) {
-    if (!(k in drop)) {
-      out[k] = v;
-      continue;
-    }
-    const d = asSet(drop[k]);
-    if (isEmpty(d)) continue;
-    const owned = asSet(v);
-    if (isEmpty(owned)) {
-      out[k] = v;
-      continue;
-    }
-    const sub = subtract(owned, d);
-    if (!isEmpty(sub)) out[k] = sub;
-  }
-  return out;
+/** An object's wire form in one API version, before (undefined on create) and after a write. */
+export interface VersionedWire {
+  readonly before: Wire | undefined;
+  readonly after: Wire;
 }
 
 export interface ManagerWrite {
@@ -115,43 +29,184 @@ export interface ManagerWrite {
   readonly now: Date;
   /** What the request set, as far as the server kept it: owned on create and by an Apply. */
   readonly sent: Wire;
-  /** The object's wire form before (undefined on create) and after the write. */
-  readonly before: Wire | undefined;
-  readonly after: Wire;
+  /** An Apply takes fields other managers own instead of failing with a conflict. */
+  readonly force?: boolean;
+  /**
+   * The object in the given API version: each entry's fields are compared in the version it was
+   * recorded in (managers of core v1 and events.k8s.io/v1 Events name the same field differently).
+   */
+  wireIn(apiVersion: string): VersionedWire;
 }
 
 /**
- * Records a write in managedFields, as the field manager does: an Update makes its manager own
- * what it set or changed (taken from other managers' Update entries), added to what it owned
- * before; an Apply owns exactly its configuration. Fields the object no longer has are owned by
- * no one, and entries left empty are dropped. Apply conflicts are not detected.
+ * The field manager's identity of an entry (fieldmanager BuildManagerIdentifier): manager,
+ * operation and subresource, plus the apiVersion for updaters, so one updater writing through
+ * two API versions keeps two entries while an applier keeps one.
  */
-export function recordManager(obj: InternalObject, old: InternalObject | undefined, w: ManagerWrite): void {
-  const present = fieldSet(w.after);
-  const entries = old?.metadata.managedFields ?? [];
-  const same = (e: ManagedFieldsEntry) => e.manager === w.manager && e.operation === w.operation;
-  let owned: JsonObject;
-  let taken: JsonObject = {};
-  if (w.operation === 'Apply') {
-    owned = fieldSet(w.sent);
-  } else {
-    taken = fieldSet(w.before ? changedPart(w.before, w.after) : w.sent);
-    owned = union(asSet(entries.find(same)?.fieldsV1), taken);
+export function managerKey(e: ManagedFieldsEntry): string {
+  return JSON.stringify({
+    ...(e.manager ? { manager: e.manager } : {}),
+    ...(e.operation ? { operation: e.operation } : {}),
+    ...(e.operation !== 'Apply' && e.apiVersion ? { apiVersion: e.apiVersion } : {}),
+    ...(e.subresource ? { subresource: e.subresource } : {}),
+  });
+}
+
+/** How a conflict names a manager (conflict.go printManager): updaters with their version. */
+function printManager(e: ManagedFieldsEntry): string {
+  const name = JSON.stringify(e.manager ?? '');
+  const sub = e.subresource ? ` with subresource ${JSON.stringify(e.subresource)}` : '';
+  return e.operation === 'Update' ? `${name}${sub} using ${e.apiVersion ?? ''}` : `${name}${sub}`;
+}
+
+interface Conflict {
+  readonly entry: ManagedFieldsEntry;
+  readonly paths: readonly string[];
+}
+
+/**
+ * The 409 of an apply that would change fields other managers own (conflict.go NewConflictError):
+ * one FieldManagerConflict cause per field; the message lists them by manager, managers sorted.
+ */
+export function applyConflictError(conflicts: readonly Conflict[]): StatusError {
+  const sorted = [...conflicts].sort((a, b) => (managerKey(a.entry) < managerKey(b.entry) ? -1 : 1));
+  const flat = sorted.flatMap((c) => c.paths.map((p) => ({ manager: printManager(c.entry), path: p })));
+  const [only] = flat;
+  const message =
+    flat.length === 1 && only
+      ? `Apply failed with 1 conflict: conflict with ${only.manager}: ${only.path}`
+      : `Apply failed with ${flat.length} conflicts: ${sorted
+          .map((c) =>
+            [`conflicts with ${printManager(c.entry)}:`, ...c.paths.map((p) => `- ${p}`)].join('\n'),
+          )
+          .join('\n')}`;
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'Conflict',
+    details: {
+      causes: flat.map((c) => ({
+        reason: 'FieldManagerConflict',
+        message: `conflict with ${c.manager}`,
+        field: c.path,
+      })),
+    },
+    code: 409,
+  });
+}
+
+/** What one API version sees of the write: the fields present after it, and those it added or changed. */
+interface VersionView {
+  readonly present: JsonObject;
+  readonly changed: JsonObject;
+  readonly created: boolean;
+}
+
+/**
+ * Which entries a write starts from (fieldmanager Update): an update that sends managedFields of
+ * its own replaces the live ones (kubectl rewrites them when it moves client-side apply to
+ * server-side apply); one that sends none keeps them. An apply, which may not send any, and a
+ * create, whose fields all go to its manager, start from the live entries.
+ */
+export function baseEntries(
+  obj: InternalObject,
+  current: InternalObject | undefined,
+  operation: 'Apply' | 'Update',
+): readonly ManagedFieldsEntry[] {
+  if (!current) return [];
+  const live = current.metadata.managedFields ?? [];
+  const sent = obj.metadata.managedFields ?? [];
+  // What a client read and sent back unchanged is the live list (decoding may have dropped empty members).
+  return operation === 'Update' && sent.length > 0 && !sameEntries(sent, live) ? sent : live;
+}
+
+/** Entries as JSON without their times and empty members (Go's omitempty). */
+function normalized(entries: readonly ManagedFieldsEntry[]): string {
+  return JSON.stringify(
+    entries.map(({ time: _t, ...e }) =>
+      Object.fromEntries(
+        Object.entries(e)
+          .filter(([, v]) => v !== undefined && v !== '')
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
+      ),
+    ),
+  );
+}
+
+/** The same entries, times aside: a write that changes nothing else is not written. */
+export function sameEntries(a: readonly ManagedFieldsEntry[], b: readonly ManagedFieldsEntry[]): boolean {
+  return normalized(a) === normalized(b);
+}
+
+/**
+ * Records a write in managedFields, as the field manager does. Every write takes the fields it
+ * adds or changes from the other managers; an Update makes its manager own those on top of what
+ * it owned, an Apply owns exactly its configuration. An Apply that changes a field another
+ * manager owns fails with a 409 listing the conflicts, unless forced. Fields the object no
+ * longer has are owned by no one, and entries left empty are dropped.
+ */
+export function recordManager(
+  obj: InternalObject,
+  entries: readonly ManagedFieldsEntry[],
+  w: ManagerWrite,
+): void {
+  const views = new Map<string, VersionView>();
+  const viewOf = (apiVersion: string): VersionView => {
+    let v = views.get(apiVersion);
+    if (!v) {
+      const { before, after } = w.wireIn(apiVersion);
+      v = {
+        present: fieldSet(after),
+        changed: before ? fieldSet(changedPart(before, after)) : {},
+        created: before === undefined,
+      };
+      views.set(apiVersion, v);
+    }
+    return v;
+  };
+  const own = viewOf(w.apiVersion);
+  const selfKey = managerKey({ manager: w.manager, operation: w.operation, apiVersion: w.apiVersion });
+  const self = entries.find((e) => managerKey(e) === selfKey);
+  const conflicts: Conflict[] = [];
+  const others: ManagedFieldsEntry[] = [];
+  for (const e of entries) {
+    if (e === self) continue;
+    const { present, changed } = viewOf(e.apiVersion || w.apiVersion);
+    const set = asSet(e.fieldsV1);
+    const clash = commonLeaves(set, changed);
+    if (!isEmpty(clash)) conflicts.push({ entry: e, paths: leafPaths(clash) });
+    const rest = subtract(intersect(set, present), changed);
+    if (!isEmpty(rest)) others.push({ ...e, fieldsV1: rest });
   }
-  const others = entries
-    .filter((e) => !same(e))
-    .map((e) => {
-      const rest = intersect(asSet(e.fieldsV1), present);
-      return { ...e, fieldsV1: e.operation === 'Update' ? subtract(rest, taken) : rest };
-    })
-    .filter((e) => !isEmpty(e.fieldsV1));
+  if (w.operation === 'Apply' && conflicts.length > 0 && !w.force) throw applyConflictError(conflicts);
+  const owned =
+    w.operation === 'Apply' || own.created ? fieldSet(w.sent) : union(asSet(self?.fieldsV1), own.changed);
   const entry: ManagedFieldsEntry = {
-    manager: w.manager,
+    // An empty manager is left out, as Go's omitempty leaves it out.
+    ...(w.manager !== '' ? { manager: w.manager } : {}),
     operation: w.operation,
     apiVersion: w.apiVersion,
     time: w.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     fieldsType: 'FieldsV1',
-    fieldsV1: intersect(owned, present),
+    fieldsV1: intersect(owned, own.present),
   };
-  obj.metadata.managedFields = isEmpty(asSet(entry.fieldsV1)) ? others : [...others, entry];
+  const kept = isEmpty(asSet(entry.fieldsV1)) ? others : [...others, entry];
+  obj.metadata.managedFields = kept.sort(entryOrder);
+}
+
+const seconds = (e: ManagedFieldsEntry) => (e.time ? Math.floor(Date.parse(e.time) / 1000) : 0);
+
+/** The order the server writes entries in (sortEncodedManagedFields): Apply first, then oldest first. */
+function entryOrder(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+  const by = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+  return (
+    by(p.operation ?? '', q.operation ?? '') ||
+    by(seconds(p), seconds(q)) ||
+    by(p.manager ?? '', q.manager ?? '') ||
+    by(p.apiVersion ?? '', q.apiVersion ?? '') ||
+    by(p.subresource ?? '', q.subresource ?? '')
+  );
 }

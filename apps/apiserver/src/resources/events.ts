@@ -18,7 +18,7 @@ export function installEvents(
 ): ResourceView[] {
   const views = [coreV1EventView, eventsV1View];
   for (const view of views) {
-    const store = new GenericStore({ storage, view, keyRoot: '/events', ttlSeconds });
+    const store = new GenericStore({ storage, view, views, keyRoot: '/events', ttlSeconds });
     dispatcher.add({ ...defaults, store, view });
   }
   return views;

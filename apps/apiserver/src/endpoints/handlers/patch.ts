@@ -1,5 +1,6 @@
 import {
   applyJsonPatch,
+  badRequest,
   applyMergePatch,
   applyStrategicMergePatch,
   notFound,
@@ -11,7 +12,8 @@ import {
   type JsonValue,
   type PatchType,
 } from '@keel/apimachinery';
-import { qualifiedResource } from '../../registry/resource-view.js';
+import { pruneApplied } from '../../registry/apply-prune.js';
+import { apiVersionOf, qualifiedResource } from '../../registry/resource-view.js';
 import { writeObject } from '../respond.js';
 import { mediaType, parsePatchJson, parseYamlText, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
@@ -33,9 +35,27 @@ function applyPatch(type: PatchType, current: JsonObject, patch: unknown): JsonV
     case 'application/strategic-merge-patch+json':
       return applyStrategicMergePatch(current, patch, objectMetaSmpSchema);
     default:
-      // Apply configurations merge into the live object; field ownership and conflicts come with
-      // full server-side apply.
+      // An apply configuration merges into the live object (Event lists are atomic); pruning
+      // and field ownership follow.
       return applyMergePatch(current, patch);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** What the field manager refuses in an apply configuration before looking at the object. */
+function checkApplyConfig(config: unknown, apiVersion: string): void {
+  const sent = isObject(config) && typeof config['apiVersion'] === 'string' ? config['apiVersion'] : '';
+  if (sent !== apiVersion) {
+    throw badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${sent}, expected: ${apiVersion}`,
+    );
+  }
+  const meta = isObject(config) ? config['metadata'] : undefined;
+  if (isObject(meta) && meta['managedFields'] !== undefined && meta['managedFields'] !== null) {
+    throw badRequest('metadata.managedFields must be nil');
   }
 }
 
@@ -51,6 +71,8 @@ export const patchResource: Handler = async (scope, { req, res, url, info }) => 
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const isApply = type === 'application/apply-patch+yaml';
   const patch = isApply ? parseYamlText(raw.toString('utf8'), scope.view.kind) : parsePatchJson(raw);
+  const ctx = writeContext(req, opts);
+  if (isApply) checkApplyConfig(patch, apiVersionOf(scope.view));
   const { obj, created } = await scope.store.update(
     info.namespace,
     info.name,
@@ -64,14 +86,22 @@ export const patchResource: Handler = async (scope, { req, res, url, info }) => 
             kind: scope.view.kind,
             metadata: { name: info.name, namespace: info.namespace },
           };
-      const patched = applyPatch(type, base, patch);
+      let patched = applyPatch(type, base, patch);
+      if (isApply && current && isObject(patched) && isObject(patch)) {
+        // What this manager applied before and no longer does goes, unless someone else owns it.
+        patched = pruneApplied(patched, current.metadata.managedFields ?? [], {
+          manager: ctx.fieldManager,
+          apiVersion: apiVersionOf(scope.view),
+          config: patch,
+        }) as JsonObject;
+      }
       const { object } = isApply
         ? decodeWithValidation(scope.view, patched, opts.fieldValidation, res)
         : decodePatched(scope.view, type, patched, patch, opts.fieldValidation, res);
       // An apply owns what its configuration set; an update what it changes (managed-fields.ts).
       return { obj: object, wire: wireObject(patch, scope.view, object) };
     },
-    { ...writeContext(req, opts), operation: isApply ? 'Apply' : 'Update' },
+    { ...ctx, operation: isApply ? 'Apply' : 'Update', force: opts.force === true },
   );
   writeObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
 };

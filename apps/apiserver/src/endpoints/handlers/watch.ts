@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { escapeFieldValue, parseFieldSelector, toStatus, type ListOptions } from '@keel/apimachinery';
 import { apiVersionOf } from '../../registry/resource-view.js';
+import { tableWatchEncoder } from '../table.js';
 import type { HandlerRequest, RequestScope } from './scope.js';
+import { tableOptions } from './table-output.js';
 
 /** A random duration in [min, 2*min): many watches opened together do not all end together. */
 function defaultTimeoutSeconds(min: number): number {
@@ -15,9 +17,14 @@ function defaultTimeoutSeconds(min: number): number {
  */
 export async function watchResource(
   scope: RequestScope,
-  { req, res, info }: HandlerRequest,
+  r: HandlerRequest,
   opts: ListOptions,
 ): Promise<void> {
+  const { req, res, info } = r;
+  // kubectl get -w asks for Tables: every event's object is then a one-row Table, the first with
+  // the column definitions.
+  const table = tableOptions(r);
+  const tableEvent = table && tableWatchEncoder(scope.view, table, () => new Date());
   const stop = new AbortController();
   // A watch on a named path follows that one object (clients usually send the field selector instead).
   const fieldSelector =
@@ -60,7 +67,19 @@ export async function watchResource(
       } else if (ev.type === 'BOOKMARK') {
         const metadata: Record<string, unknown> = { resourceVersion: ev.resourceVersion };
         if (ev.initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
-        line = JSON.stringify({ type: 'BOOKMARK', object: { kind: scope.view.kind, apiVersion, metadata } });
+        // A bookmark carries no object to print: as a Table it is rowless, keeping only the version.
+        const object = table
+          ? {
+              kind: 'Table',
+              apiVersion: `meta.k8s.io/${table.version ?? 'v1'}`,
+              metadata,
+              columnDefinitions: null,
+              rows: [],
+            }
+          : { kind: scope.view.kind, apiVersion, metadata };
+        line = JSON.stringify({ type: 'BOOKMARK', object });
+      } else if (tableEvent) {
+        line = JSON.stringify(tableEvent(ev.type, ev.object));
       } else {
         line = JSON.stringify({ type: ev.type, object: scope.view.encode(ev.object) });
       }

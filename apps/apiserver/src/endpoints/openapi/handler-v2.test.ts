@@ -34,15 +34,32 @@ describe('/openapi/v2', () => {
   it.each([
     [PROTOBUF_V2],
     ['application/com.github.proto-openapi.spec.v2.v1.0+protobuf'],
-    ['application/vnd.kubernetes.protobuf, application/json;q=0'],
-  ])('answers a protobuf-only Accept (%s) with a 406 Status, never JSON', async (accept) => {
+    [`${PROTOBUF_V2}, application/json`],
+    ['application/json;q=0.5, application/com.github.proto-openapi.spec.v2@v1.0+protobuf'],
+  ])('serves the protobuf document for Accept %s, labelled in the form Go can parse', async (accept) => {
     const res = await fetch(`${base}/openapi/v2`, { headers: { accept } });
-    expect(res.status).toBe(406);
-    expect(res.headers.get('content-type')).toBe('application/json');
-    expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    expect(res.status).toBe(200);
+    // client-go parses the Content-Type with Go's mime package, which refuses the `@` spelling.
+    expect(res.headers.get('content-type')).toBe(
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+    );
+    expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
+    const body = Buffer.from(await res.arrayBuffer());
+    // Document.swagger (field 1) comes first: tag 0x0a, length 3, "2.0".
+    expect(body.subarray(0, 5)).toEqual(Buffer.from([0x0a, 0x03, ...Buffer.from('2.0')]));
   });
 
-  it.each([['application/json'], ['*/*'], [`${PROTOBUF_V2}, application/json`], [undefined]])(
+  it.each([['application/vnd.kubernetes.protobuf, application/json;q=0'], ['text/html']])(
+    'answers an Accept it cannot serve (%s) with a 406 Status',
+    async (accept) => {
+      const res = await fetch(`${base}/openapi/v2`, { headers: { accept } });
+      expect(res.status).toBe(406);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    },
+  );
+
+  it.each([['application/json'], ['*/*'], [`application/json, ${PROTOBUF_V2}`], [undefined]])(
     'serves swagger 2.0 JSON for Accept %s',
     async (accept) => {
       const res = await fetch(`${base}/openapi/v2`, { headers: accept ? { accept } : {} });

@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import { parseAccept, rangeMatches } from '../discovery/media-type.js';
 import { writeError } from '../respond.js';
 import { byGroupVersion, indexKey, openapiV2Document, openapiV3Document } from './documents.js';
+import { openapiV2Protobuf } from './v2-proto.js';
 import type { OpenAPIView } from './operations.js';
 import type { Definitions } from './schema.js';
 
@@ -15,9 +16,18 @@ interface Served {
 }
 
 function served(doc: unknown): Served {
-  const body = Buffer.from(JSON.stringify(doc));
+  return servedBytes(Buffer.from(JSON.stringify(doc)));
+}
+
+function servedBytes(body: Buffer): Served {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
+
+/** The protobuf media types /openapi/v2 answers (kube-openapi's, old spelling included). */
+const PROTOBUF_V2 = [
+  'com.github.proto-openapi.spec.v2@v1.0+protobuf',
+  'com.github.proto-openapi.spec.v2.v1.0+protobuf',
+] as const;
 
 export interface OpenAPIOptions {
   /** Schemas for kinds beyond the built-in catalogue (meta/v1 and Events), by definition name. */
@@ -33,6 +43,7 @@ export class OpenAPIService {
   private readonly v3 = new Map<string, Served>();
   private readonly index: Served;
   private readonly v2: Served;
+  private readonly v2Protobuf: Served;
 
   constructor(views: readonly OpenAPIView[], options: OpenAPIOptions = {}) {
     const gvs = byGroupVersion(views);
@@ -44,7 +55,9 @@ export class OpenAPIService {
       paths[key] = { serverRelativeURL: v3URL(key, doc.hash) };
     }
     this.index = served({ paths });
-    this.v2 = served(openapiV2Document(gvs, options.definitions));
+    const v2 = openapiV2Document(gvs, options.definitions);
+    this.v2 = served(v2);
+    this.v2Protobuf = servedBytes(openapiV2Protobuf(v2));
   }
 
   /** Returns false for paths it does not serve. */
@@ -56,7 +69,7 @@ export class OpenAPIService {
       return true;
     }
     if (path === '/openapi/v2') {
-      return this.negotiated(req, res, this.v2, {});
+      return this.negotiatedV2(req, res);
     }
     if (!path.startsWith('/openapi/v3/')) return false;
     const key = path.slice('/openapi/v3/'.length);
@@ -86,6 +99,28 @@ export class OpenAPIService {
       return true;
     }
     send(req, res, doc, 'application/json', headers);
+    return true;
+  }
+
+  /**
+   * The first Accept clause that names JSON or the OpenAPI protobuf decides (kube-openapi's v2
+   * handler); JSON wins a wildcard. Anything else is 406.
+   */
+  private negotiatedV2(req: IncomingMessage, res: ServerResponse): true {
+    res.setHeader('Vary', 'Accept');
+    for (const c of parseAccept(req.headers.accept)) {
+      if (rangeMatches(c, 'application', 'json')) {
+        send(req, res, this.v2, 'application/json', {});
+        return true;
+      }
+      const pb = PROTOBUF_V2.find((sub) => c.type === 'application' && c.subtype === sub);
+      if (pb) {
+        // Always the dotted spelling: Go's mime parser (client-go) refuses the `@` in a Content-Type.
+        send(req, res, this.v2Protobuf, `application/${PROTOBUF_V2[1]}`, {});
+        return true;
+      }
+    }
+    writeError(req, res, notAcceptable(['application/json', `application/${PROTOBUF_V2[0]}`]));
     return true;
   }
 }

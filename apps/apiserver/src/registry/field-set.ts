@@ -1,0 +1,174 @@
+/**
+ * Field sets in the FieldsV1 form managedFields carries (`{"f:metadata":{"f:labels":{"f:a":{}}}}`):
+ * an empty object is a leaf the set owns, a non-empty one holds owned fields below it. These are
+ * the set operations the field manager (structured-merge-diff) needs, over wire objects whose
+ * lists are atomic (Events have no keyed lists outside metadata).
+ */
+import { compareGoStrings, type JsonObject } from '@keel/apimachinery';
+
+export type Wire = Record<string, unknown>;
+
+// Fields the server owns: they never appear in a manager's field set.
+const SERVER_OWNED_META = new Set([
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'managedFields',
+  'generation',
+  'selfLink',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+]);
+
+export function isPlainObject(v: unknown): v is Wire {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export const isEmpty = (o: object): boolean => Object.keys(o).length === 0;
+
+export function asSet(v: unknown): JsonObject {
+  return isPlainObject(v) ? (v as JsonObject) : {};
+}
+
+/** The FieldsV1 set of a wire object: `f:<name>` for every field set, recursing into maps. */
+export function fieldSet(obj: Wire, top = true): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (top && (k === 'apiVersion' || k === 'kind')) continue;
+    if (v === null || v === undefined) continue;
+    if (top && k === 'metadata' && typeof v === 'object') {
+      const meta = Object.fromEntries(Object.entries(v).filter(([mk]) => !SERVER_OWNED_META.has(mk)));
+      const set = fieldSet(meta, false);
+      if (!isEmpty(set)) out['f:metadata'] = set;
+      continue;
+    }
+    if (isPlainObject(v)) {
+      const nested = fieldSet(v, false);
+      out[`f:${k}`] = !isEmpty(nested) ? nested : {};
+    } else {
+      out[`f:${k}`] = {};
+    }
+  }
+  return out;
+}
+
+/** The parts of `next` that `prev` does not have with the same value (what a write added or modified). */
+export function changedPart(prev: Wire, next: Wire): Wire {
+  const out: Wire = {};
+  for (const [k, v] of Object.entries(next)) {
+    const p = prev[k];
+    if (isPlainObject(v) && isPlainObject(p)) {
+      const sub = changedPart(p, v);
+      if (!isEmpty(sub)) out[k] = sub;
+    } else if (!Object.hasOwn(prev, k) || JSON.stringify(p) !== JSON.stringify(v)) {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+export function union(a: JsonObject, b: JsonObject): JsonObject {
+  const out: JsonObject = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = k in out ? union(asSet(out[k]), asSet(v)) : v;
+  return out;
+}
+
+/** `set` restricted to the fields `keep` has; a field whose owned children are all gone goes too. */
+export function intersect(set: JsonObject, keep: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(set)) {
+    if (!(k in keep)) continue;
+    const owned = asSet(v);
+    if (isEmpty(owned)) {
+      out[k] = {};
+      continue;
+    }
+    const sub = intersect(owned, asSet(keep[k]));
+    if (!isEmpty(sub)) out[k] = sub;
+  }
+  return out;
+}
+
+/** `set` without the fields of `drop` (leaves of `drop` remove whole subtrees). */
+export function subtract(set: JsonObject, drop: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(set)) {
+    if (!(k in drop)) {
+      out[k] = v;
+      continue;
+    }
+    const d = asSet(drop[k]);
+    if (isEmpty(d)) continue;
+    const owned = asSet(v);
+    if (isEmpty(owned)) {
+      out[k] = v;
+      continue;
+    }
+    const sub = subtract(owned, d);
+    if (!isEmpty(sub)) out[k] = sub;
+  }
+  return out;
+}
+
+/** The leaves both sets own at the same path (structured-merge-diff's Set.Intersection). */
+export function commonLeaves(a: JsonObject, b: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(a)) {
+    if (!(k in b)) continue;
+    const x = asSet(v);
+    const y = asSet(b[k]);
+    if (isEmpty(x) && isEmpty(y)) out[k] = {};
+    else if (!isEmpty(x) && !isEmpty(y)) {
+      const sub = commonLeaves(x, y);
+      if (!isEmpty(sub)) out[k] = sub;
+    }
+  }
+  return out;
+}
+
+/** `f:name` prints as `.name`; other FieldsV1 keys (`k:`, `v:`, `i:`) as smd prints them, roughly. */
+function pathElement(key: string): string {
+  if (key.startsWith('f:')) return `.${key.slice(2)}`;
+  if (key.startsWith('i:')) return `[${key.slice(2)}]`;
+  if (key.startsWith('v:')) return `[=${key.slice(2)}]`;
+  if (key.startsWith('k:')) return `[${key.slice(2)}]`;
+  return key;
+}
+
+/**
+ * The leaf paths of a set in structured-merge-diff's order (Set.Iterate): at each level the
+ * members (leaves) sorted by name first, then the children's subtrees, sorted by name.
+ */
+export function leafPaths(set: JsonObject, prefix = ''): string[] {
+  const keys = Object.keys(set)
+    .filter((k) => k !== '.')
+    .sort(compareGoStrings);
+  const leaves = keys.filter((k) => isEmpty(asSet(set[k])));
+  const children = keys.filter((k) => !isEmpty(asSet(set[k])));
+  return [
+    ...leaves.map((k) => prefix + pathElement(k)),
+    ...children.flatMap((k) => leafPaths(asSet(set[k]), prefix + pathElement(k))),
+  ];
+}
+
+/** Removes the leaves of `drop` from a wire object; maps left empty by that go too. */
+export function removeFields(obj: Wire, drop: JsonObject): Wire {
+  const out: Wire = { ...obj };
+  for (const [k, d] of Object.entries(drop)) {
+    if (!k.startsWith('f:')) continue;
+    const name = k.slice(2);
+    if (!Object.hasOwn(out, name)) continue;
+    const sub = asSet(d);
+    const v = out[name];
+    if (isEmpty(sub)) {
+      delete out[name];
+    } else if (isPlainObject(v)) {
+      const pruned = removeFields(v, sub);
+      if (isEmpty(pruned) && !isEmpty(v)) delete out[name];
+      else out[name] = pruned;
+    }
+  }
+  return out;
+}
