@@ -6,6 +6,7 @@
  * delay from a create to its arrival at 100 watchers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
@@ -142,6 +143,8 @@ async function watchFigures(server: TestApiServer, label: string): Promise<void>
   const delays: number[] = [];
   const sentAt = new Map<string, bigint>();
   const ac = new AbortController();
+  // One signal ends all 100 watch requests.
+  setMaxListeners(200, ac.signal);
   const watchers = await Promise.all(
     Array.from({ length: 100 }, async () => {
       const r = await request(
