@@ -9,17 +9,47 @@ import {
 import { parse as parseYaml } from 'yaml';
 
 /** Reads the whole body, refusing more than `limit` bytes with a 413 (before reading, when the length says so). */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** How much of an oversized body is read and discarded so the 413 reaches the client. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Reads the whole body, refusing more than `limit` bytes with a 413 (before reading, when the
+ * length says so). An oversized body is read to its end and discarded: leaving it unread (or
+ * destroying the request, which is what leaving a `for await` does) closes a socket with unread
+ * data, and TCP's reset can swallow the 413. Past DRAIN_LIMIT the client is not worth waiting for.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) throw requestEntityTooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw requestEntityTooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (declared > limit) return Promise.reject(requestEntityTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    const done = (err?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
+      if (err !== undefined) reject(err);
+      else if (tooLarge) reject(requestEntityTooLarge(limit));
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (tooLarge) {
+        if (size > DRAIN_LIMIT) done(requestEntityTooLarge(limit));
+        return;
+      }
+      if (size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onClose = () => {
+      if (!req.complete) done(new Error('the client closed the connection before sending the whole body'));
+    };
+    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
+  });
 }
 
 export function mediaType(req: IncomingMessage): string {
