@@ -12,6 +12,7 @@ import type { Logger } from '@keel/log';
 import { apiServerCommand } from './command.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installEvents } from './resources/events.js';
+import { installNamespaces } from './resources/namespaces.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -58,8 +59,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     clientCA: done.authn.clientCA ?? '',
     clientCAFile: readPem(config.authentication.clientCAFile || undefined),
     requestHeaderCA: readPem(config.authentication.requestHeader?.clientCAFile),
-    installResources: (dispatcher, defaults) =>
-      installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
+    installResources: (dispatcher, defaults) => [
+      ...installNamespaces(dispatcher, storage, defaults),
+      ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
+    ],
   });
 }
 

@@ -231,6 +231,7 @@ export class GenericStore<I extends InternalObject> {
       delete meta[f];
     const generated = (meta.name ?? '') === '' && (meta.generateName ?? '') !== '';
     if (generated) meta.name = generateName(meta.generateName ?? '');
+    this.view.prepareForCreate?.(obj);
     this.invalid(obj, this.view.validateCreate(obj));
     this.record(obj, undefined, wire, ctx, now);
     for (let attempt = 1; ; attempt++) {
@@ -278,6 +279,7 @@ export class GenericStore<I extends InternalObject> {
             meta.uid = newUid();
             meta.creationTimestamp = rfc3339Seconds(now);
             delete meta.resourceVersion;
+            this.view.prepareForCreate?.(obj);
             this.invalid(obj, this.view.validateCreate(obj));
             this.record(obj, undefined, wire, ctx, now);
             return obj;
@@ -295,6 +297,7 @@ export class GenericStore<I extends InternalObject> {
           meta.creationTimestamp ??= current.metadata.creationTimestamp;
           // Metadata update validation compares versions; an unconditional update means "the current one".
           meta.resourceVersion = current.metadata.resourceVersion;
+          this.view.prepareForUpdate?.(obj, current);
           this.invalid(obj, this.view.validateUpdate(obj, current));
           // Recorded first: an apply conflicts, or a new co-owner joins, even when no value changes.
           this.record(obj, current, wire, ctx, now);

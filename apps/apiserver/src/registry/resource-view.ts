@@ -67,6 +67,10 @@ export interface ResourceView<I extends InternalObject = InternalObject> {
   readonly storageVersionHash?: string;
   readonly allowCreateOnUpdate: boolean;
   readonly allowUnconditionalUpdate: boolean;
+  /** Defaults and clears what the server owns before validation (kube's PrepareForCreate). */
+  prepareForCreate?(obj: I): void;
+  /** Keeps what an update may not change (kube's PrepareForUpdate: e.g. status on the main resource). */
+  prepareForUpdate?(obj: I, old: I): void;
   /** Converts a request body of this view into the stored form; throws a 400 StatusError. */
   decode(body: unknown): Decoded<I>;
   /** The wire form of this view, with kind and apiVersion. */

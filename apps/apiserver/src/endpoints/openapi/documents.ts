@@ -2,6 +2,7 @@
  * The OpenAPI v3 group-version documents and the swagger 2.0 document, both rendered from the
  * same operations and schema definitions.
  */
+import { fallbackDefinitions } from './schema-fallback.js';
 import { platformVersion } from '@keel/apimachinery';
 import {
   definitionName,
@@ -156,8 +157,13 @@ function pathObject(
   return out;
 }
 
-function definitionsFor(served: readonly GroupVersion[], extra: Definitions): Definitions {
-  return { ...metaDefinitions(), ...operationDefinitions(served), ...eventDefinitions, ...extra };
+function definitionsFor(
+  served: readonly GroupVersion[],
+  extra: Definitions,
+  views: readonly OpenAPIView[],
+): Definitions {
+  const known = { ...metaDefinitions(), ...operationDefinitions(served), ...eventDefinitions, ...extra };
+  return { ...fallbackDefinitions(views, known), ...known };
 }
 
 function pick(
@@ -174,7 +180,7 @@ export function openapiV3Document(
   served: readonly GroupVersion[],
   extra: Definitions = {},
 ): Record<string, unknown> {
-  const defs = definitionsFor(served, extra);
+  const defs = definitionsFor(served, extra, gv.views);
   return {
     openapi: '3.0.0',
     info,
@@ -188,7 +194,11 @@ export function openapiV2Document(
   gvs: readonly GroupVersionViews[],
   extra: Definitions = {},
 ): Record<string, unknown> {
-  const defs = definitionsFor(gvs, extra);
+  const defs = definitionsFor(
+    gvs,
+    extra,
+    gvs.flatMap((g) => g.views),
+  );
   let paths: Record<string, unknown> = {};
   for (const gv of gvs) paths = { ...paths, ...pathObject(gv, opV2, paramV2) };
   return {
