@@ -68,3 +68,11 @@ describe('Quantity canonical form (what Go writes back)', () => {
     expect(quantityValue(parseQuantity(q))).toBe(value);
   });
 });
+
+describe('parseQuantity without digits', () => {
+  it.each([['Ki'], ['e3'], ['.'], ['-Mi']])('refuses %j as Go does (no numeric part)', (text) => {
+    expect(() => parseQuantity(text)).toThrow(
+      /unable to parse quantity's numeric part|must match the regular expression/,
+    );
+  });
+});

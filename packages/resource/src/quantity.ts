@@ -5,6 +5,9 @@
  * canonical form is kept as sent, as Go does (which also keeps a leading `+`).
  */
 
+/** Go's ErrNumeric. */
+export const quantityNumericError = "unable to parse quantity's numeric part";
+
 export const quantityFormatError =
   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const quantitySuffixError = "unable to parse quantity's suffix";
@@ -49,6 +52,8 @@ interface Parts {
   num: string;
   denom: string;
   suffix: string;
+  /** Whether the number had any digit: Go's numeric parse refuses "Ki", "e3", ".". */
+  hasDigits: boolean;
 }
 
 /** Go's parseQuantityString: sign, numerator without leading zeros, fraction, suffix. */
@@ -59,8 +64,9 @@ function splitQuantity(s: string): Parts {
     positive = s[0] === '+';
     pos++;
   }
+  const signEnd = pos;
   while (s[pos] === '0') pos++;
-  if (pos >= s.length) return { positive, num: '0', denom: '', suffix: '' };
+  if (pos >= s.length) return { positive, num: '0', denom: '', suffix: '', hasDigits: true };
   let start = pos;
   while (isDigit(s[pos])) pos++;
   const num = s.slice(start, pos) || '0';
@@ -70,12 +76,13 @@ function splitQuantity(s: string): Parts {
     while (isDigit(s[pos])) pos++;
     denom = s.slice(start, pos);
   }
+  const hasDigits = /[0-9]/.test(s.slice(signEnd, pos));
   const suffixStart = pos;
   while (pos < s.length && suffixChars.includes(s[pos] ?? '')) pos++;
   if (s[pos] === '-' || s[pos] === '+') pos++;
   while (isDigit(s[pos])) pos++;
   if (pos < s.length) throw new QuantityParseError(quantityFormatError);
-  return { positive, num, denom, suffix: s.slice(suffixStart) };
+  return { positive, num, denom, suffix: s.slice(suffixStart), hasDigits };
 }
 
 function interpretSuffix(suffix: string): { base: 10 | 2; exponent: number; format: QuantityFormat } {
@@ -120,6 +127,7 @@ export function parseQuantity(text: string): Quantity {
   if (text === '0') return { nanos: 0n, format: 'DecimalSI', cached: '0' };
   const p = splitQuantity(text);
   const { base, exponent, format: parsedFormat } = interpretSuffix(p.suffix);
+  if (!p.hasDigits) throw new QuantityParseError(quantityNumericError);
   const digits = BigInt(p.num + p.denom);
   let magnitude: bigint;
   if (base === 10) {
