@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-
 /** What a request is about, decoded from its path and method the way the real API server does. */
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
@@ -91,14 +89,4 @@ export function requestInfo(method: string, url: URL): RequestInfo {
     subresource,
     name,
   };
-}
-
-const INFO = Symbol('keel.requestInfo');
-
-export function setRequestInfo(req: IncomingMessage, info: RequestInfo): void {
-  (req as IncomingMessage & { [INFO]?: RequestInfo })[INFO] = info;
-}
-
-export function getRequestInfo(req: IncomingMessage): RequestInfo | undefined {
-  return (req as IncomingMessage & { [INFO]?: RequestInfo })[INFO];
 }

@@ -106,7 +106,7 @@ export class GenericStore<I extends InternalObject> {
   }
 
   private invalid(obj: I, errs: FieldError[]): void {
-    if (errs.length > 0) throw invalid({ group: '', kind: this.view.kind }, obj.metadata.name ?? '', errs);
+    if (errs.length > 0) throw invalid(this.view.invalidKind, obj.metadata.name ?? '', errs);
   }
 
   /** The predicate a list or watch applies: label and field selectors over the view's fields. */
@@ -231,7 +231,7 @@ export class GenericStore<I extends InternalObject> {
       delete meta[f];
     const generated = (meta.name ?? '') === '' && (meta.generateName ?? '') !== '';
     if (generated) meta.name = generateName(meta.generateName ?? '');
-    this.view.prepareForCreate?.(obj);
+    this.view.prepareForCreate(obj);
     this.invalid(obj, this.view.validateCreate(obj));
     this.record(obj, undefined, wire, ctx, now);
     for (let attempt = 1; ; attempt++) {
@@ -279,7 +279,7 @@ export class GenericStore<I extends InternalObject> {
             meta.uid = newUid();
             meta.creationTimestamp = rfc3339Seconds(now);
             delete meta.resourceVersion;
-            this.view.prepareForCreate?.(obj);
+            this.view.prepareForCreate(obj);
             this.invalid(obj, this.view.validateCreate(obj));
             this.record(obj, undefined, wire, ctx, now);
             return obj;
@@ -288,7 +288,8 @@ export class GenericStore<I extends InternalObject> {
           const sent = meta.resourceVersion ?? '';
           if (sent !== '' && sent !== current.metadata.resourceVersion) throw conflictModified(this.qr, name);
           if (sent === '' && !this.view.allowUnconditionalUpdate) {
-            throw invalid({ group: '', kind: this.view.kind }, name, [
+            // Upstream names the qualified resource here, not the kind (leases.coordination.k8s.io "x").
+            throw invalid({ group: this.view.group, kind: this.view.resource }, name, [
               invalidValue(path('metadata', 'resourceVersion'), 0, 'must be specified for an update'),
             ]);
           }
@@ -297,7 +298,7 @@ export class GenericStore<I extends InternalObject> {
           meta.creationTimestamp ??= current.metadata.creationTimestamp;
           // Metadata update validation compares versions; an unconditional update means "the current one".
           meta.resourceVersion = current.metadata.resourceVersion;
-          this.view.prepareForUpdate?.(obj, current);
+          this.view.prepareForUpdate(obj, current);
           this.invalid(obj, this.view.validateUpdate(obj, current));
           // Recorded first: an apply conflicts, or a new co-owner joins, even when no value changes.
           this.record(obj, current, wire, ctx, now);

@@ -18,10 +18,10 @@ import { ResourceDispatcher } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
 import { fromViews } from '../endpoints/discovery/groups.js';
 import { openapiHandler } from '../endpoints/openapi/handler.js';
-import { requestInfo } from '../endpoints/request-info.js';
 import { context } from '../filters/context.js';
 import { apiVersionOf, type ResourceView } from '../registry/resource-view.js';
-import { parseTarget, withRoutableTarget } from '../filters/request-target.js';
+import { decodeRequest } from '../filters/request-info.js';
+import { withRoutableTarget } from '../filters/request-target.js';
 import type { ApiServerConfig } from '../options/options.js';
 import { registerBootstrapHooks } from './bootstrap-hooks.js';
 import { buildHandlerChain } from './handler-chain.js';
@@ -52,8 +52,7 @@ export interface ScopeDefaults {
 const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 function isLongRunning(req: IncomingMessage): boolean {
-  const url = parseTarget(req.url);
-  return url !== undefined && requestInfo(req.method ?? 'GET', url).verb === 'watch';
+  return decodeRequest(req)?.info.verb === 'watch';
 }
 
 /**

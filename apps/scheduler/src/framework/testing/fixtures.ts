@@ -1,4 +1,4 @@
-import type { SchedulerProfile } from '../../options/index.js';
+import { EXTENSION_POINTS, type ExtensionPoint, type SchedulerProfile } from '../../options/index.js';
 import { NodeInfo, newPodInfo } from '../node-info.js';
 import type {
   Container,
@@ -106,24 +106,9 @@ export function makeProfile(
   extra: Partial<Pick<SchedulerProfile, 'percentageOfNodesToScore' | 'pluginConfig' | 'schedulerName'>> = {},
 ): SchedulerProfile {
   const empty = { enabled: [], disabled: [] };
-  const points = [
-    'preEnqueue',
-    'queueSort',
-    'preFilter',
-    'filter',
-    'postFilter',
-    'preScore',
-    'score',
-    'reserve',
-    'permit',
-    'preBind',
-    'bind',
-    'postBind',
-  ] as const;
-  const plugins = Object.fromEntries(points.map((p) => [p, overrides[p] ?? empty])) as Record<
-    (typeof points)[number],
-    SchedulerProfile['plugins']['multiPoint']
-  >;
+  const plugins = Object.fromEntries(
+    EXTENSION_POINTS.filter((p) => p !== 'multiPoint').map((p) => [p, overrides[p] ?? empty]),
+  ) as Record<ExtensionPoint, SchedulerProfile['plugins']['multiPoint']>;
   return {
     schedulerName: extra.schedulerName ?? 'default-scheduler',
     ...(extra.percentageOfNodesToScore !== undefined
