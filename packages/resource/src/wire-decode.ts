@@ -88,7 +88,11 @@ function typeError(ctx: Context, value: string, goType: string): undefined {
 
 /** An own property even for keys like `__proto__`. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is an accessor on Object.prototype; plain assignment is many times faster
+  // than defineProperty and makes the same own data property for every other key.
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -32,22 +32,37 @@ function zeroValue(spec: WireSpec): unknown {
   }
 }
 
-function written(spec: WireSpec, v: unknown): { write: boolean; value?: unknown } {
+/** Marks a field the encoder leaves out (a sentinel, not an object per field: lists encode a lot). */
+const OMIT = Symbol('omit');
+
+function written(spec: WireSpec, v: unknown): unknown {
   if (v === undefined || v === null) {
-    if (spec.ptr) return { write: false };
+    if (spec.ptr) return OMIT;
     const alwaysWritten = spec.always || spec.t === 'struct' || spec.t === 'time' || spec.t === 'microTime';
-    return alwaysWritten ? { write: true, value: zeroValue(spec) } : { write: false };
+    return alwaysWritten ? zeroValue(spec) : OMIT;
   }
-  if (!spec.ptr && !spec.always && isEmptyValue(spec, v)) return { write: false };
-  return { write: true, value: encodeValue(spec, v) };
+  if (!spec.ptr && !spec.always && isEmptyValue(spec, v)) return OMIT;
+  return encodeValue(spec, v);
+}
+
+/** Field lists per schema, built once: encoding runs for every item of every list response. */
+const fieldLists = new WeakMap<StructSpec, [string, WireSpec][]>();
+
+function fieldsOf(spec: StructSpec): [string, WireSpec][] {
+  let list = fieldLists.get(spec);
+  if (!list) {
+    list = Object.entries(spec.fields);
+    fieldLists.set(spec, list);
+  }
+  return list;
 }
 
 export function encodeStruct(obj: Wire | undefined, spec: StructSpec): Wire {
   const out: Wire = {};
-  for (const [key, fieldSpec] of Object.entries(spec.fields)) {
+  for (const [key, fieldSpec] of fieldsOf(spec)) {
     const v = obj && Object.hasOwn(obj, key) ? obj[key] : undefined;
     const w = written(fieldSpec, v);
-    if (w.write) setOwn(out, key, w.value);
+    if (w !== OMIT) setOwn(out, key, w);
   }
   return out;
 }

@@ -44,8 +44,10 @@ function withoutResourceVersion(meta: Record<string, unknown>): Record<string, u
 /** Decodes stored text into a fresh object carrying `rv` as metadata.resourceVersion. */
 export function decodeObject<T>(value: string, rv: number): T {
   const obj = JSON.parse(value) as Record<string, unknown>;
-  const meta = isPlainObject(obj['metadata']) ? obj['metadata'] : {};
-  obj['metadata'] = { ...meta, resourceVersion: String(rv) };
+  // The parse made fresh objects, so the metadata can take the version in place.
+  const meta = obj['metadata'];
+  if (isPlainObject(meta)) meta['resourceVersion'] = String(rv);
+  else obj['metadata'] = { resourceVersion: String(rv) };
   return obj as T;
 }
 

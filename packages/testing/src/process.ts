@@ -44,6 +44,14 @@ export function runNode(
   });
 }
 
+/**
+ * Node options for daemons under test, e.g. `KEEL_DAEMON_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`
+ * to profile the API server a benchmark drives (NODE_OPTIONS does not take --cpu-prof).
+ */
+function daemonNodeArgs(): string[] {
+  return (process.env['KEEL_DAEMON_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+}
+
 /** A long-running daemon started with plain `node`, with helpers to wait for output and stop it. */
 export class DaemonProcess {
   stdout = '';
@@ -63,7 +71,7 @@ export class DaemonProcess {
   static start(entry: string, args: readonly string[], env?: NodeJS.ProcessEnv): DaemonProcess {
     assertBuilt(entry);
     return new DaemonProcess(
-      spawn(process.execPath, [entry, ...args], {
+      spawn(process.execPath, [...daemonNodeArgs(), entry, ...args], {
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),

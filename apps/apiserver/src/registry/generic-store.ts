@@ -13,6 +13,7 @@ import {
   type FieldSelector,
 } from '@keel/apimachinery';
 import { isStorageError, type ListResult, type Storage, type WatchEvent } from '@keel/storage';
+import { EncodedItems } from './encoded-items.js';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
 import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
@@ -82,6 +83,8 @@ export class GenericStore<I extends InternalObject> {
   private readonly now: () => Date;
   private readonly qr: { group: string; resource: string };
   private readonly views: ReadonlyMap<string, ResourceView<I>>;
+  /** List items' JSON per stored state; resourceVersions are unique within this store's storage. */
+  readonly encodedItems = new EncodedItems<I>();
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;

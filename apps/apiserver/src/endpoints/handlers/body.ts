@@ -81,8 +81,13 @@ function summarizeData(data: Buffer): string {
  * the object unrecognized, for DeleteOptions the error is returned as it is.
  */
 export function parseObjectJson(raw: Buffer, kind: string): unknown {
-  const syntax = goJsonSyntaxError(raw);
-  if (syntax === undefined) return JSON.parse(raw.toString('utf8')) as unknown;
+  // Both parsers accept the same documents; Go's scanner runs only to word a failure.
+  let syntax: string | undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch (parseErr) {
+    syntax = goJsonSyntaxError(raw) ?? (parseErr as Error).message;
+  }
   const err = `couldn't get version/kind; json parse error: ${syntax}`;
   if (kind === 'DeleteOptions') throw badRequest(err);
   throw badRequest(
@@ -99,9 +104,11 @@ export function jsonDuplicates(req: IncomingMessage, raw: Buffer): string[] {
 
 /** A JSON patch document: malformed JSON is a 400 with Go's syntax error (the patch libraries' text). */
 export function parsePatchJson(raw: Buffer): unknown {
-  const syntax = goJsonSyntaxError(raw);
-  if (syntax !== undefined) throw badRequest(syntax);
-  return JSON.parse(raw.toString('utf8')) as unknown;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch (parseErr) {
+    throw badRequest(goJsonSyntaxError(raw) ?? (parseErr as Error).message);
+  }
 }
 
 export function parseYamlText(text: string, kind: string): unknown {

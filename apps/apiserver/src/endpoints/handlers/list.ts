@@ -1,6 +1,7 @@
 import { writeObject } from '../respond.js';
 import { tableForList } from '../table.js';
-import { listBody, listOptions, listQuery } from './list-body.js';
+import { listOptions, listQuery } from './list-body.js';
+import { writeList } from './list-stream.js';
 import type { Handler } from './scope.js';
 import { tableOptions } from './table-output.js';
 import { watchResource } from './watch.js';
@@ -20,5 +21,5 @@ export const listResource: Handler = async (scope, r) => {
     writeObject(r.req, r.res, r.url, 200, tableForList(scope.view, result.items, meta, table));
     return;
   }
-  writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
+  await writeList(r.req, r.res, r.url, scope.view, result, scope.store.encodedItems);
 };

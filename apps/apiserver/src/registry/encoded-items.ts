@@ -1,0 +1,41 @@
+import { LRUCache } from 'lru-cache';
+import type { InternalObject, ResourceView } from './resource-view.js';
+
+/** Encoded list items kept, in string length (≈ bytes of JSON). */
+const DEFAULT_MAX_CHARS = 64 * 1024 * 1024;
+
+/**
+ * The JSON of list items per view, keyed by what makes a stored state unique: its
+ * resourceVersion (one counter orders every write of a store) and its name. Informers relist
+ * and controllers page through the same unchanged objects again and again; like the real
+ * server's caching objects, the encoding is done once per state and view, not once per request.
+ * One cache per store, so versions of different stores never meet.
+ */
+export class EncodedItems<I extends InternalObject> {
+  private readonly cache: LRUCache<string, string>;
+
+  constructor(maxChars = DEFAULT_MAX_CHARS) {
+    this.cache = new LRUCache<string, string>({
+      maxSize: maxChars,
+      sizeCalculation: (text, key) => text.length + key.length,
+    });
+  }
+
+  /** The item's JSON as a list member: without kind and apiVersion, as the real server's lists. */
+  listItem(view: ResourceView<I>, item: I): string {
+    const rv = item.metadata.resourceVersion;
+    if (rv === undefined || rv === '') return encodeItem(view, item);
+    const key = `${view.group}/${view.version}/${view.resource}\0${rv}\0${item.metadata.namespace ?? ''}/${item.metadata.name ?? ''}`;
+    let text = this.cache.get(key);
+    if (text === undefined) {
+      text = encodeItem(view, item);
+      this.cache.set(key, text);
+    }
+    return text;
+  }
+}
+
+function encodeItem<I extends InternalObject>(view: ResourceView<I>, item: I): string {
+  const { kind: _k, apiVersion: _a, ...rest } = view.encode(item);
+  return JSON.stringify(rest);
+}
