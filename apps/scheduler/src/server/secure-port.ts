@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { forbiddenByAuthorizer, toStatus, unauthorized } from '@keel/apimachinery';
+import { toStatus } from '@keel/apimachinery';
 import { HealthRegistries, namedCheck, pingCheck, shutdownCheck, type HealthChecker } from '@keel/health';
 import { checkLogging, type Logger } from '@keel/log';
 import { createSecureServer, pairFileNames, selfSignedHosts, type SecureServer } from '@keel/serving';
@@ -39,8 +38,9 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecureServe
     logger.info('Secure serving is off (--secure-port=0)');
     return undefined;
   }
-  const auth = new DelegatedAuth(config.delegatingAuthentication, config.delegatingAuthorization);
-  for (const w of auth.warnings) logger.warning(w);
+  const auth = await DelegatedAuth.create(config.delegatingAuthentication, config.delegatingAuthorization, {
+    logger,
+  });
 
   const health = new HealthRegistries();
   health.addHealthChecks(
@@ -56,19 +56,7 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecureServe
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const path = new URL(req.url ?? '/', 'https://localhost').pathname;
-      const user = await auth.authenticate(req);
-      if (!user) return writeStatus(res, unauthorized());
-      if (!auth.authorize(user, path)) {
-        return writeStatus(
-          res,
-          forbiddenByAuthorizer({
-            user: user.name,
-            verb: (req.method ?? 'GET').toLowerCase(),
-            resourceRequest: false,
-            path,
-          }),
-        );
-      }
+      if (!(await auth.admit(req, res))) return;
       if (probes(req, res)) return;
       if (path === '/metrics') {
         const text = await deps.metrics.render();
@@ -93,9 +81,7 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecureServe
     logger,
     hosts: selfSignedHosts({ bindAddress: config.secureServing.bindAddress }),
     certFileNames: pairFileNames('platform-scheduler'),
-    ...(config.delegatingAuthentication.clientCAFile !== ''
-      ? { clientCA: readFileSync(config.delegatingAuthentication.clientCAFile, 'utf8') }
-      : {}),
+    ...(auth.clientCA !== undefined ? { clientCA: auth.clientCA } : {}),
   });
   const address = await server.listen();
   logger.info('Serving securely', { address: `${address.address}:${address.port}` });
