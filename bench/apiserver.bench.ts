@@ -54,8 +54,9 @@ async function load(url: string, ca: string, connections: number): Promise<Load>
 }
 
 async function startBaseline(
-  kind: 'bare' | 'express',
+  kind: 'bare' | 'express' | 'express-redis',
   certDir: string,
+  redisUrl = '',
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
@@ -68,6 +69,7 @@ async function startBaseline(
       String(port),
       join(certDir, 'apiserver.crt'),
       join(certDir, 'apiserver.key'),
+      redisUrl,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -220,6 +222,7 @@ export async function run(): Promise<void> {
   const certDir = join(memory.certDir, 'certs');
   const bare = await startBaseline('bare', certDir);
   const express = await startBaseline('express', certDir);
+  const expressRedis = await startBaseline('express-redis', certDir, redis.url);
   const rows: [string, Load][] = [];
   try {
     for (const c of [1, 16, 64]) {
@@ -230,18 +233,27 @@ export async function run(): Promise<void> {
     await memory.stop();
     const onRedis = await TestApiServer.start({ redisUrl: redis.url });
     await onRedis.ready();
-    for (const c of [1, 16, 64])
+    for (const c of [1, 16, 64]) {
+      rows.push([`express+redis c=${c}`, await load(expressRedis.url + EVENTS_PATH, memory.ca, c)]);
       rows.push([`keel redis create c=${c}`, await load(onRedis.url + EVENTS_PATH, onRedis.ca, c)]);
+    }
     const base = (name: string, c: number) => rows.find(([n]) => n === `${name} c=${c}`)?.[1].rps ?? NaN;
     console.log(`creates, ${DURATION_S}s per run, HTTPS + bearer token:`);
     for (const [name, r] of rows) {
       const c = Number(/c=(\d+)/.exec(name)?.[1]);
       console.log(
         `  ${name.padEnd(26)} ${fmt(r.rps).padStart(6)} req/s  p50 ${fmt(r.p50).padStart(3)} ms  p99 ${fmt(r.p99).padStart(3)} ms  ` +
-          `= ${fmt(r.rps / base('bare node https', c), 2)}x bare, ${fmt(r.rps / base('express https', c), 2)}x express${r.errors ? `  (${r.errors} errors)` : ''}`,
+          `= ${fmt(r.rps / base('bare node https', c), 2)}x bare, ${fmt(r.rps / base('express https', c), 2)}x express` +
+          (name.startsWith('keel redis')
+            ? `, ${fmt(r.rps / base('express+redis', c), 2)}x express+redis`
+            : '') +
+          (r.errors ? `  (${r.errors} errors)` : ''),
       );
     }
     console.log('  targets: keel redis c=64 >= 0.6x express, p99 < 30 ms');
+    console.log(
+      '  express+redis: Express parsing the body and creating it with one Lua write, nothing else (a floor for any Redis-backed create)',
+    );
     await onRedis.stop();
     // Each figure on a fresh server, so one measurement's leftovers (a watch fan-out backlog,
     // garbage) do not land in the next.
@@ -259,6 +271,7 @@ export async function run(): Promise<void> {
   } finally {
     bare.child.kill();
     express.child.kill();
+    expressRedis.child.kill();
     await redis.stop();
   }
 }
