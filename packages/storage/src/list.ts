@@ -7,8 +7,11 @@ import type { ListOptions, ListResult } from './storage.js';
 
 /** Raw pages grow up to this size while a predicate keeps rejecting items. */
 const maxFetch = 10_000;
-/** Unlimited lists are read in pages of this size, all at one revision. */
-const unlimitedFetch = 1_000;
+/**
+ * Unlimited lists are read in pages of this size, all at one revision: few round trips (each a
+ * wait on Redis), yet no single script holds Redis for more than a few milliseconds.
+ */
+const unlimitedFetch = 5_000;
 /** After this many fetches a filtered page is returned short, with a continue key. */
 const maxRounds = 8;
 
