@@ -1,32 +1,96 @@
 import { keelVersion } from '@keel/apimachinery';
-import { runDaemon, whenAborted, type DaemonDefinition } from '@keel/lifecycle';
+import { ConnectionConfigError, type Connection } from '@keel/client';
+import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
 import { SchedulerCommandOptions, schedulerCommand, type SchedulerConfig } from './command.js';
+import { resolveConnection } from './runtime/connection.js';
+import { EXIT_LEADERSHIP_LOST, SchedulerRuntime } from './runtime/runtime.js';
+import { profileErrors } from './runtime/scheduler.js';
 import { SchedulerMetrics } from './server/metrics.js';
 import { serveSecurePort } from './server/secure-port.js';
 
-async function run(config: SchedulerConfig, logger: Logger, signal: AbortSignal): Promise<number> {
+/** The configuration plus the API server connection it resolved to. */
+export interface SchedulerRunConfig extends SchedulerConfig {
+  readonly connection: Connection;
+}
+
+/**
+ * kube-scheduler's Setup: the options' configuration, then what it needs to run (the profiles'
+ * frameworks and the client connection), so that a bad profile or a missing or broken
+ * connection-config ends start-up with one `Error:` line, as bad flags do.
+ */
+function complete(options: SchedulerCommandOptions): Completion<SchedulerRunConfig> {
+  const done = options.complete();
+  if (!('config' in done)) return done;
+  const settings = done.config.scheduler;
+  const errors = profileErrors(settings.configuration);
+  let connection: Connection | undefined;
+  let warnings: readonly string[] = [];
+  try {
+    const resolved = resolveConnection(settings.configuration.clientConnection.kubeconfig, settings.master);
+    connection = resolved.connection;
+    warnings = resolved.warnings;
+  } catch (err) {
+    if (!(err instanceof ConnectionConfigError)) throw err;
+    errors.push(err.message);
+  }
+  if (errors.length > 0 || !connection) return { errors };
+  return { config: { ...done.config, connection }, warnings: [...(done.warnings ?? []), ...warnings] };
+}
+
+/** How long a process that lost its lease may take to wind down before it is made to exit. */
+const LOST_EXIT_GRACE_MS = 5_000;
+
+async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSignal): Promise<number> {
   logger.info('Starting Keel scheduler', {
     version: keelVersion,
     profiles: config.scheduler.configuration.profiles.map((p) => p.schedulerName).join(','),
     leaderElect: config.scheduler.configuration.leaderElection.leaderElect,
+    server: config.connection.server.origin,
   });
   const shutdown = new AbortController();
   const metrics = new SchedulerMetrics(config.metrics);
-  const server = await serveSecurePort({ config, logger, metrics, shutdown: shutdown.signal });
-  await whenAborted(signal);
-  shutdown.abort();
-  logger.info('Shutting down', { signal: String(signal.reason) });
-  await server?.shutdown({ sendRetryAfter: false, drainTimeoutMs: 10_000 });
-  return 0;
+  const runtime = new SchedulerRuntime({
+    settings: config.scheduler,
+    connection: config.connection,
+    metrics,
+    logger,
+  });
+  const server = await serveSecurePort({
+    config,
+    logger,
+    metrics,
+    shutdown: shutdown.signal,
+    ...(runtime.healthCheck ? { leaderElection: runtime.healthCheck } : {}),
+  });
+  // /readyz fails from the signal on, while the lease is released and bindings wind down.
+  const announce = () => {
+    logger.info('Shutting down', { signal: String(signal.reason) });
+    shutdown.abort();
+  };
+  signal.addEventListener('abort', announce, { once: true });
+  let code: number;
+  try {
+    code = await runtime.run(signal);
+  } finally {
+    signal.removeEventListener('abort', announce);
+    shutdown.abort();
+    await server?.shutdown({ sendRetryAfter: false, drainTimeoutMs: 10_000 });
+  }
+  if (code === EXIT_LEADERSHIP_LOST) {
+    // A replica that lost its lease must be restarted by its supervisor, never linger: should a
+    // handle keep the event loop alive, this (otherwise idle) timer ends the process anyway.
+    setTimeout(() => process.exit(EXIT_LEADERSHIP_LOST), LOST_EXIT_GRACE_MS).unref();
+  }
+  return code;
 }
 
-/** keel-scheduler: flags, configuration, then the scheduler until SIGTERM/SIGINT. */
+/** keel-scheduler: flags, configuration, then the scheduler until SIGTERM/SIGINT or a lost lease. */
 export function main(argv: readonly string[]): Promise<number> {
   const options = new SchedulerCommandOptions();
-  const daemon: DaemonDefinition<SchedulerConfig> = {
+  const daemon: DaemonDefinition<SchedulerRunConfig> = {
     command: schedulerCommand(options),
-    complete: () => Promise.resolve(options.complete()),
+    complete: () => Promise.resolve(complete(options)),
     run,
   };
   return runDaemon(daemon, argv);

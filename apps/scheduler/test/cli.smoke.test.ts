@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 // real Node rejects, so only this catches a daemon that cannot start outside the test runner.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const entry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
-const noServe = ['--secure-port=0', '--leader-elect=false'];
+// The scheduler refuses to start without an API server to talk to; nothing listens on port 1, so
+// it runs with its informers retrying, which is all these tests need.
+const unreachable = '--master=https://127.0.0.1:1';
+const noServe = ['--secure-port=0', '--leader-elect=false', unreachable];
 
 describe('keel-scheduler command line (built, plain node)', () => {
   it('--help lists every scheduler option of the spec, in named sections', async () => {
@@ -95,6 +98,7 @@ describe('keel-scheduler command line (built, plain node)', () => {
     const d = DaemonProcess.start(entry, [
       '--config',
       cfg,
+      unreachable,
       '--secure-port=0',
       '--lock-object-name=old',
       '--platform-api-qps=5',

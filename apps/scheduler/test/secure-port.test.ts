@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const entry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
+/** The scheduler needs an API server address to start; nothing listens on port 1. */
+const unreachable = '--master=https://127.0.0.1:1';
 
 interface Started {
   daemon: DaemonProcess;
@@ -24,7 +26,7 @@ afterEach(async () => {
 async function start(extra: string[] = []): Promise<Started> {
   const port = await freePort();
   const certDir = mkdtempSync(join(tmpdir(), 'keel-sched-'));
-  const daemon = DaemonProcess.start(entry, ['--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, ...extra]);
+  const daemon = DaemonProcess.start(entry, ['--leader-elect=false', unreachable, '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, ...extra]);
   await daemon.waitFor(/"Serving securely"/);
   const agent = new Agent({ connect: { ca: readFileSync(join(certDir, 'platform-scheduler-ca.crt'), 'utf8') } });
   const started: Started = {
@@ -83,7 +85,7 @@ describe('keel-scheduler secure port (built, HTTPS)', () => {
   });
 
   it('does not listen at all with --secure-port=0', async () => {
-    const daemon = DaemonProcess.start(entry, ['--leader-elect=false', '--secure-port=0']);
+    const daemon = DaemonProcess.start(entry, ['--leader-elect=false', unreachable, '--secure-port=0']);
     await daemon.waitFor(/Secure serving is off/);
     expect((await daemon.stop()).code).toBe(0);
   });

@@ -1,6 +1,13 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MetricsConfig } from '@keel/metrics';
 
+/** kube's pending_pods queue labels; all four are always reported. */
+export const PENDING_QUEUES = ['active', 'backoff', 'unschedulable', 'gated'] as const;
+export type PendingQueue = (typeof PENDING_QUEUES)[number];
+
+/** kube's schedule_attempts_total results. */
+export type AttemptResult = 'scheduled' | 'unschedulable' | 'error';
+
 /**
  * The scheduler's Prometheus metrics, named as kube-scheduler's so existing dashboards work:
  * queue depth per queue, scheduling attempts by result, and attempt latency. Metrics named in
@@ -12,6 +19,9 @@ export class SchedulerMetrics {
   readonly scheduleAttempts: Counter<'result' | 'profile'>;
   readonly attemptDuration: Histogram<'result' | 'profile'>;
   readonly e2eDuration: Histogram<'result' | 'profile'>;
+  readonly podSchedulingAttempts: Histogram;
+  /** Read at every scrape: how many pods wait in each queue. */
+  private pendingSource: (() => Readonly<Record<PendingQueue, number>>) | undefined;
 
   constructor(config: MetricsConfig) {
     const disabled = new Set(config.disabledMetrics);
@@ -22,9 +32,13 @@ export class SchedulerMetrics {
     ];
     this.pendingPods = new Gauge({
       name: 'scheduler_pending_pods',
-      help: 'Number of pending pods, by the queue type. "active" means number of pods in activeQ; "backoff" means number of pods in backoffQ; "unschedulable" means number of pods in unschedulablePods.',
+      help: "Number of pending pods, by the queue type. 'active' means number of pods in activeQ; 'backoff' means number of pods in backoffQ; 'unschedulable' means number of pods in unschedulablePods that the scheduler attempted to schedule and failed; 'gated' is the number of unschedulable pods that the scheduler never attempted to schedule because they are gated.",
       labelNames: ['queue'],
       registers: registers('scheduler_pending_pods'),
+      collect: () => {
+        const counts = this.pendingSource?.();
+        for (const queue of PENDING_QUEUES) this.pendingPods.set({ queue }, counts?.[queue] ?? 0);
+      },
     });
     this.scheduleAttempts = new Counter({
       name: 'scheduler_schedule_attempts_total',
@@ -41,13 +55,44 @@ export class SchedulerMetrics {
     });
     this.e2eDuration = new Histogram({
       name: 'scheduler_e2e_scheduling_duration_seconds',
-      help: 'E2e scheduling latency in seconds (from the pod entering the queue until it is bound)',
+      help: "E2e scheduling latency in seconds (from the pod's first scheduling attempt until it is bound)",
       labelNames: ['result', 'profile'],
       buckets,
       registers: registers('scheduler_e2e_scheduling_duration_seconds'),
     });
+    this.podSchedulingAttempts = new Histogram({
+      name: 'scheduler_pod_scheduling_attempts',
+      help: 'Number of attempts to successfully schedule a pod.',
+      buckets: [1, 2, 4, 8, 16],
+      registers: registers('scheduler_pod_scheduling_attempts'),
+    });
     collectDefaultMetrics({ register: this.registry });
     for (const name of disabled) this.registry.removeSingleMetric(name);
+  }
+
+  /** Where `scheduler_pending_pods` reads the queue sizes from at scrape time. */
+  setPendingPodsSource(source: () => Readonly<Record<PendingQueue, number>>): void {
+    this.pendingSource = source;
+  }
+
+  /**
+   * One finished attempt (kube's PodScheduled / PodUnschedulable / PodScheduleError): the
+   * attempt's latency (cycle plus binding); for a bound pod also the time since its first attempt
+   * and how many attempts it took.
+   */
+  observeAttempt(
+    result: AttemptResult,
+    profile: string,
+    attemptSeconds: number,
+    scheduled?: { readonly e2eSeconds: number; readonly attempts: number },
+  ): void {
+    const labels = { result, profile };
+    this.scheduleAttempts.inc(labels);
+    this.attemptDuration.observe(labels, attemptSeconds);
+    if (scheduled) {
+      this.e2eDuration.observe(labels, scheduled.e2eSeconds);
+      this.podSchedulingAttempts.observe(scheduled.attempts);
+    }
   }
 
   render(): Promise<string> {

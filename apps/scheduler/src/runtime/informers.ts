@@ -1,0 +1,128 @@
+/**
+ * The scheduler's two informers (kube's addAllEventHandlers over the shared informer factory):
+ * pods that are not terminal, in every namespace, and nodes. Their events feed the scheduling
+ * queue and cache; scheduling starts once both have listed.
+ */
+import { createInformer, type Informer, type KubeObject, type RestClient } from '@keel/client';
+import type { Logger } from '@keel/log';
+import type { Node, Pod } from '../framework/types.js';
+import type { EventHandlers } from '../scheduling/event-handlers.js';
+
+/** What kube-scheduler's pod informer selects: terminal pods hold no resources. */
+export const POD_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=Failed';
+
+export interface SchedulerInformers {
+  readonly pods: Informer<KubeObject>;
+  readonly nodes: Informer<KubeObject>;
+  start(): void;
+  /** True once both have listed; false when `signal` aborts or they stop first. */
+  waitForSync(signal?: AbortSignal): Promise<boolean>;
+  stop(): Promise<void>;
+  /** The informer's pod for `namespace/name`, as the scheduler sees it. */
+  getPod(key: string): Pod | undefined;
+}
+
+/** The scheduler keeps no managedFields (kube's informer transform drops them). */
+function dropManagedFields(obj: KubeObject): KubeObject {
+  if (!obj.metadata || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _mf, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}
+
+function asPod(obj: KubeObject): Pod | undefined {
+  const o = obj as { metadata?: unknown; spec?: unknown };
+  if (typeof o.metadata !== 'object' || o.metadata === null) return undefined;
+  if (typeof o.spec !== 'object' || o.spec === null) return undefined;
+  // The wire object is a Pod whose fields the framework reads defensively.
+  return obj as unknown as Pod;
+}
+
+function asNode(obj: KubeObject): Node | undefined {
+  if (typeof obj.metadata?.name !== 'string') return undefined;
+  return obj as unknown as Node;
+}
+
+export interface InformerDeps {
+  readonly client: Pick<RestClient, 'list' | 'watch'>;
+  readonly handlers: EventHandlers;
+  readonly logger: Logger;
+  readonly signal?: AbortSignal;
+}
+
+export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
+  const { handlers, logger } = deps;
+  const malformed = (what: string) => (obj: KubeObject) =>
+    logger.error(`Ignoring a malformed ${what} from the watch`, {
+      object: `${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`,
+    });
+  const badPod = malformed('pod');
+  const badNode = malformed('node');
+  const onError = (resource: string) => (err: unknown) => logger.error('Failed to watch', { resource, err });
+
+  const pods = createInformer<KubeObject>({
+    client: deps.client,
+    listPath: '/api/v1/pods',
+    fieldSelector: POD_FIELD_SELECTOR,
+    transform: dropManagedFields,
+    onError: onError('pods'),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onAdd: (obj) => {
+      const pod = asPod(obj);
+      if (pod) handlers.onPodAdd(pod);
+      else badPod(obj);
+    },
+    onUpdate: (oldObj, newObj) => {
+      const [o, n] = [asPod(oldObj), asPod(newObj)];
+      if (o && n) handlers.onPodUpdate(o, n);
+      else if (n) handlers.onPodAdd(n);
+      else badPod(newObj);
+    },
+    onDelete: (obj) => {
+      const pod = asPod(obj);
+      if (pod) handlers.onPodDelete(pod);
+    },
+  });
+  const nodes = createInformer<KubeObject>({
+    client: deps.client,
+    listPath: '/api/v1/nodes',
+    transform: dropManagedFields,
+    onError: onError('nodes'),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onAdd: (obj) => {
+      const node = asNode(obj);
+      if (node) handlers.onNodeAdd(node);
+      else badNode(obj);
+    },
+    onUpdate: (oldObj, newObj) => {
+      const [o, n] = [asNode(oldObj), asNode(newObj)];
+      if (o && n) handlers.onNodeUpdate(o, n);
+      else if (n) handlers.onNodeAdd(n);
+      else badNode(newObj);
+    },
+    onDelete: (obj) => {
+      const node = asNode(obj);
+      if (node) handlers.onNodeDelete(node);
+    },
+  });
+
+  return {
+    pods,
+    nodes,
+    start() {
+      // Order does not matter: the cache keeps pods of nodes it has not seen yet.
+      nodes.start();
+      pods.start();
+    },
+    async waitForSync(signal) {
+      const [n, p] = await Promise.all([nodes.waitForSync(signal), pods.waitForSync(signal)]);
+      return n && p;
+    },
+    async stop() {
+      await Promise.all([pods.stop(), nodes.stop()]);
+    },
+    getPod(key) {
+      const obj = pods.get(key);
+      return obj ? asPod(obj) : undefined;
+    },
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * One scheduler instance (kube's scheduler.New plus Run): the profiles' frameworks with the
+ * DefaultBinder, the queue, the cache, the informers that feed them, and the scheduling loop with
+ * what it reports after each attempt (events, the PodScheduled condition, metrics).
+ */
+import type { RestClient } from '@keel/client';
+import type { Logger } from '@keel/log';
+import { SchedulerCache } from '../cache/cache.js';
+import { Framework } from '../framework/framework.js';
+import type { BindPlugin, PluginFactory } from '../framework/interface.js';
+import { podName, type Pod } from '../framework/types.js';
+import type { SchedulerConfiguration } from '../options/index.js';
+import { newInTreeRegistry } from '../plugins/default-registry.js';
+import { PriorityQueue } from '../queue/priority-queue.js';
+import { newEventHandlers } from '../scheduling/event-handlers.js';
+import { isAssigned, schedulerNameOf } from '../scheduling/pod-filters.js';
+import { PodScheduler } from '../scheduling/schedule-one.js';
+import {
+  runSchedulerLoop,
+  type FailureReason,
+  type SchedulerLoopDeps,
+} from '../scheduling/scheduler-loop.js';
+import type { SchedulerMetrics } from '../server/metrics.js';
+import { DEFAULT_BINDER, defaultBinder } from './binder.js';
+import type { EventBroadcaster, ObjectReference, Recorder } from './events.js';
+import { newSchedulerInformers, type SchedulerInformers } from './informers.js';
+import { patchPodScheduledFalse } from './pod-condition.js';
+import { TimedQueue } from './timed-queue.js';
+
+/** One framework per profile, by scheduler name; throws with kube's wording on a bad profile. */
+export function buildFrameworks(
+  configuration: Pick<SchedulerConfiguration, 'profiles'>,
+  binder: PluginFactory,
+): Map<string, Framework> {
+  const registry = newInTreeRegistry().register(DEFAULT_BINDER, binder);
+  return new Map(configuration.profiles.map((p) => [p.schedulerName, Framework.fromProfile(p, registry)]));
+}
+
+/** The profile problems only building the frameworks finds, for start-up errors. */
+export function profileErrors(configuration: Pick<SchedulerConfiguration, 'profiles'>): string[] {
+  const unused: BindPlugin = { name: DEFAULT_BINDER, bind: () => Promise.resolve(undefined) };
+  try {
+    buildFrameworks(configuration, () => unused);
+    return [];
+  } catch (err) {
+    return [`initializing profiles: ${err instanceof Error ? err.message : String(err)}`];
+  }
+}
+
+export function podReference(pod: Pod): ObjectReference {
+  const m = pod.metadata;
+  return {
+    kind: 'Pod',
+    apiVersion: 'v1',
+    name: m.name ?? '',
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    ...(m.uid ? { uid: m.uid } : {}),
+    ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}),
+  };
+}
+
+export interface SchedulerDeps {
+  readonly configuration: SchedulerConfiguration;
+  /** `--pod-max-in-unschedulable-pods-duration`. */
+  readonly maxInUnschedulableMs: number;
+  /** Lists, watches, binds and patches pod status. */
+  readonly client: Pick<RestClient, 'list' | 'watch' | 'create' | 'patch'>;
+  readonly events: EventBroadcaster;
+  readonly metrics: SchedulerMetrics;
+  readonly logger: Logger;
+}
+
+export class Scheduler {
+  readonly cache = new SchedulerCache();
+  readonly queue: TimedQueue;
+  readonly frameworks: ReadonlyMap<string, Framework>;
+  readonly informers: SchedulerInformers;
+  private readonly recorders = new Map<string, Recorder>();
+  private readonly podScheduler: PodScheduler;
+  private synced = false;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    const cfg = deps.configuration;
+    this.frameworks = buildFrameworks(cfg, defaultBinder(deps.client));
+    const first = [...this.frameworks.values()][0];
+    if (!first) throw new Error('at least one profile is required');
+    const inner = new PriorityQueue({
+      less: first.queueSortLess(),
+      preEnqueue: (pod) => this.frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
+      initialBackoffMs: cfg.podInitialBackoffSeconds * 1000,
+      maxBackoffMs: cfg.podMaxBackoffSeconds * 1000,
+      maxInUnschedulableMs: deps.maxInUnschedulableMs,
+    });
+    this.queue = new TimedQueue(inner);
+    deps.metrics.setPendingPodsSource(() => this.queue.pendingCounts());
+    this.podScheduler = new PodScheduler({ percentageOfNodesToScore: cfg.percentageOfNodesToScore });
+    for (const name of this.frameworks.keys()) this.recorders.set(name, deps.events.newRecorder(name));
+    const handlers = newEventHandlers(this.cache, this.queue, new Set(this.frameworks.keys()));
+    this.informers = newSchedulerInformers({ client: deps.client, handlers, logger: deps.logger });
+  }
+
+  /** Starts listing and watching pods and nodes. */
+  startInformers(): void {
+    this.informers.start();
+  }
+
+  /** Resolves true once pods and nodes are listed; false if `signal` aborts first. */
+  async waitForCacheSync(signal: AbortSignal): Promise<boolean> {
+    const wasSynced = this.synced;
+    this.synced = await this.informers.waitForSync(signal);
+    if (this.synced && !wasSynced)
+      this.deps.logger.info('Caches populated', { nodes: this.cache.nodeCount() });
+    return this.synced;
+  }
+
+  /**
+   * Schedules until `signal` aborts, then waits for the bindings in progress (which the signal
+   * aborts too). Call after the caches synced; meanwhile the queue fills from the informers.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    this.queue.run();
+    const loop: SchedulerLoopDeps = {
+      queue: this.queue,
+      cache: this.cache,
+      frameworks: this.frameworks,
+      podScheduler: this.podScheduler,
+      onScheduled: (pod, node, profile) => this.scheduled(pod, node, profile),
+      onFailure: (pod, reason, message, profile) => this.failed(pod, reason, message, profile, signal),
+      onSkipped: (pod, why) => {
+        this.queue.finish(pod);
+        this.deps.logger.v(3).info('Skip schedule deleting pod', { pod: podName(pod), why });
+      },
+      onError: (err) => this.deps.logger.error('Reporting a scheduling result failed', { err }),
+    };
+    this.deps.logger.info('Starting scheduling', { profiles: [...this.frameworks.keys()].join(',') });
+    await runSchedulerLoop(loop, signal);
+  }
+
+  /** Stops the queue's loops and the informers. */
+  async stop(): Promise<void> {
+    this.queue.close();
+    await this.informers.stop();
+  }
+
+  private recorder(profile: string): Recorder {
+    const r = this.recorders.get(profile);
+    if (!r) throw new Error(`no event recorder for profile ${profile}`);
+    return r;
+  }
+
+  private scheduled(pod: Pod, node: string, profile: string): void {
+    const t = this.queue.finish(pod);
+    this.deps.metrics.observeAttempt(
+      'scheduled',
+      profile,
+      t?.attemptSeconds ?? 0,
+      t ? { e2eSeconds: t.sinceFirstAttemptSeconds, attempts: t.attempts } : undefined,
+    );
+    this.deps.logger.v(2).info('Successfully bound pod to node', { pod: podName(pod), node });
+    const ns = pod.metadata.namespace ?? '';
+    this.recorder(profile).eventf(
+      podReference(pod),
+      'Normal',
+      'Scheduled',
+      'Binding',
+      `Successfully assigned ${ns}/${pod.metadata.name ?? ''} to ${node}`,
+    );
+  }
+
+  /** kube's handleSchedulingFailure, after the queue took the pod back. */
+  private failed(
+    pod: Pod,
+    reason: FailureReason,
+    message: string,
+    profile: string,
+    signal: AbortSignal,
+  ): void {
+    const t = this.queue.finish(pod);
+    const log = this.deps.logger;
+    // A binding cut short because leadership ended is not the pod's failure, and a replica that
+    // may no longer lead must not write about pods any more.
+    if (signal.aborted) return;
+    this.deps.metrics.observeAttempt(
+      reason === 'Unschedulable' ? 'unschedulable' : 'error',
+      profile,
+      t?.attemptSeconds ?? 0,
+    );
+    if (reason === 'Unschedulable') {
+      log.v(2).info('Unable to schedule pod; no fit; waiting', { pod: podName(pod), err: message });
+    } else {
+      log.error('Error scheduling pod; retrying', { pod: podName(pod), err: new Error(message) });
+    }
+    // kube writes even then; Keel does not mark a pod the watch already shows bound (a binding
+    // that raced another scheduler's) or gone as unschedulable.
+    const current = this.informers.getPod(podName(pod));
+    if (!current || current.metadata.uid !== pod.metadata.uid || isAssigned(current)) {
+      log.info('Pod is assigned or gone; not reporting the failure', { pod: podName(pod) });
+      return;
+    }
+    this.recorder(profile).eventf(podReference(pod), 'Warning', 'FailedScheduling', 'Scheduling', message);
+    patchPodScheduledFalse(this.deps.client, current, reason, message).catch((err: unknown) =>
+      log.error('Error updating pod', { pod: podName(pod), err }),
+    );
+  }
+}
