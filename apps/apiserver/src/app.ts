@@ -11,6 +11,7 @@ import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecyc
 import type { Logger } from '@keel/log';
 import { apiServerCommand } from './command.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
+import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
 import { openStorage } from './server/storage-factory.js';
@@ -62,6 +63,12 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     installResources: (dispatcher, defaults) => [
       ...installNamespaces(dispatcher, storage, defaults),
       ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
+      ...installClusterResources(dispatcher, storage, defaults, {
+        authenticator: done.authn.authenticator,
+        authorizer: done.authz.authorizer,
+        apiAudiences: config.authentication.apiAudiences,
+        admissionPlugins: config.admission.plugins,
+      }),
     ],
   });
 }

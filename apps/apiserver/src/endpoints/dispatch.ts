@@ -1,14 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '@keel/apimachinery';
+import type { DiscoveryView } from './discovery/groups.js';
 import { createResource } from './handlers/create.js';
 import { deleteCollectionResource } from './handlers/delete-collection.js';
 import { deleteResource } from './handlers/delete.js';
 import { getResource } from './handlers/get.js';
 import { listResource } from './handlers/list.js';
 import { patchResource } from './handlers/patch.js';
-import { serve, type Handler, type RequestScope } from './handlers/scope.js';
+import { serve, type Handler, type HandlerRequest, type RequestScope } from './handlers/scope.js';
 import { updateResource } from './handlers/update.js';
 import { listOptions } from './handlers/list-body.js';
+import type { OpenAPIView } from './openapi/operations.js';
 import { watchResource } from './handlers/watch.js';
 import type { RequestInfo } from './request-info.js';
 import { writeError } from './respond.js';
@@ -23,6 +25,35 @@ const VERBS: Readonly<Record<string, Handler>> = {
   delete: deleteResource,
   deletecollection: deleteCollectionResource,
 };
+
+/** Verbs served on the collection path (`.../pods`) and on the item path (`.../pods/<name>`). */
+const COLLECTION_VERBS = new Set(['list', 'watch', 'create', 'deletecollection']);
+const ITEM_VERBS = new Set(['get', 'watch', 'update', 'patch', 'delete']);
+/** A subresource path (`.../pods/<name>/status`) always names an object. */
+const SUBRESOURCE_VERBS = new Set(['get', 'update', 'patch', 'create', 'delete']);
+
+/**
+ * What an installed resource tells discovery and OpenAPI (a resource view, with its
+ * subresources, or the facts of a resource served without one, such as TokenReview).
+ */
+export type ServedResource = DiscoveryView & OpenAPIView;
+
+/** A handler already bound to its resource; it writes its own errors. */
+export type RouteHandler = (r: HandlerRequest) => Promise<void>;
+
+/**
+ * One served path family: a resource (subresource `''`) or one of its subresources, and the
+ * handler of each verb it takes. The verbs also decide 404 versus 405, as the real server's
+ * router does: a path that takes no verb at all is not there; one that takes others is 405.
+ */
+export interface Route {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespaced: boolean;
+  readonly handlers: Readonly<Partial<Record<string, RouteHandler>>>;
+}
 
 /** The real server's 404 for an API path that names nothing it serves. */
 export const notFoundStatus = () =>
@@ -49,46 +80,100 @@ const methodNotAllowed = () =>
     code: 405,
   });
 
-function scopeKey(group: string, version: string, resource: string): string {
-  return `${group}/${version}/${resource}`;
+function routeKey(group: string, version: string, resource: string, subresource: string): string {
+  return `${group}/${version}/${resource}/${subresource}`;
+}
+
+/** Binds a generic verb handler to one resource scope (errors become Status responses). */
+export function scoped(scope: RequestScope, handler: Handler): RouteHandler {
+  return (r) => serve(scope, r, handler);
+}
+
+/** The generic handlers of the verbs a view lists. */
+export function viewHandlers(
+  scope: RequestScope,
+  verbs: readonly string[] = scope.view.verbs,
+): Record<string, RouteHandler> {
+  const out: Record<string, RouteHandler> = {};
+  for (const verb of verbs) {
+    const handler = VERBS[verb];
+    if (handler) out[verb] = scoped(scope, handler);
+  }
+  return out;
 }
 
 /**
- * Routes resource requests to the one handler for their verb, by what request-info decoded:
- * group, version and resource pick the scope; the verb picks the handler. A path that names no
- * served resource is the real server's 404 Status; a verb the path does not take is 405.
+ * Routes resource requests by what request-info decoded: group, version, resource and
+ * subresource pick the route; the verb picks its handler. A path that names no served resource
+ * is the real server's 404 Status; a verb the path does not take is 405.
  */
 export class ResourceDispatcher {
-  private readonly scopes = new Map<string, RequestScope>();
+  private readonly routes = new Map<string, Route>();
 
+  /** Serves a view's resource through the generic handlers of the verbs it lists. */
   add(scope: RequestScope): void {
-    this.scopes.set(scopeKey(scope.view.group, scope.view.version, scope.view.resource), scope);
+    const v = scope.view;
+    this.addRoute({
+      group: v.group,
+      version: v.version,
+      resource: v.resource,
+      subresource: '',
+      namespaced: v.namespaced,
+      handlers: viewHandlers(scope),
+    });
+  }
+
+  /**
+   * Serves `<resource>/<subresource>` through the scope's view (e.g. the status view), with the
+   * generic handlers of `verbs` unless `handlers` gives the route's own.
+   */
+  addSubresource(
+    subresource: string,
+    scope: RequestScope,
+    handlers: Readonly<Partial<Record<string, RouteHandler>>> = viewHandlers(scope),
+  ): void {
+    const v = scope.view;
+    this.addRoute({
+      group: v.group,
+      version: v.version,
+      resource: v.resource,
+      subresource,
+      namespaced: v.namespaced,
+      handlers,
+    });
+  }
+
+  addRoute(route: Route): void {
+    const key = routeKey(route.group, route.version, route.resource, route.subresource);
+    if (this.routes.has(key)) throw new Error(`dispatcher: ${key} served twice`);
+    this.routes.set(key, route);
   }
 
   /** Returns false when the request is not for a served resource (another handler may take it). */
   handle(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): boolean {
     if (!info.isResourceRequest) return false;
-    const scope = this.scopes.get(scopeKey(info.apiGroup, info.apiVersion, info.resource));
-    if (
-      !scope ||
-      info.subresource !== '' ||
-      (scope.view.namespaced && info.namespace === '' && info.name !== '')
-    ) {
-      writeError(req, res, notFoundStatus());
+    const route = this.routes.get(routeKey(info.apiGroup, info.apiVersion, info.resource, info.subresource));
+    const fail = (err: StatusError): true => {
+      writeError(req, res, err);
       return true;
-    }
+    };
+    if (!route) return fail(notFoundStatus());
+    // For namespaces themselves request-info reads the name as the namespace.
+    const nsInPath = info.namespace !== '' && !(info.apiGroup === '' && info.resource === 'namespaces');
     const named = info.name !== '';
-    const collectionVerbs = ['list', 'watch', 'create', 'deletecollection'];
-    const allowed = named
-      ? !['list', 'create', 'deletecollection'].includes(info.verb)
-      : collectionVerbs.includes(info.verb);
-    const clusterWide = scope.view.namespaced && info.namespace === '';
-    const handler = VERBS[info.verb];
-    if (!handler || !allowed || (clusterWide && !['list', 'watch'].includes(info.verb))) {
-      writeError(req, res, handler ? methodNotAllowed() : notFoundStatus());
-      return true;
-    }
-    void serve(scope, { req, res, url, info }, handler);
+    if (route.namespaced ? !nsInPath && named : nsInPath) return fail(notFoundStatus());
+    if (route.subresource !== '' && !named) return fail(notFoundStatus());
+    const handler = route.handlers[info.verb];
+    if (!VERBS[info.verb]) return fail(notFoundStatus());
+    const pathVerbs = route.subresource !== '' ? SUBRESOURCE_VERBS : named ? ITEM_VERBS : COLLECTION_VERBS;
+    // Across namespaces a namespaced resource only lists and watches.
+    const clusterWide = route.namespaced && !nsInPath;
+    const served = Object.keys(route.handlers).filter(
+      (v) => pathVerbs.has(v) && (!clusterWide || v === 'list' || v === 'watch'),
+    );
+    if (served.length === 0) return fail(notFoundStatus());
+    if (!handler || !served.includes(info.verb)) return fail(methodNotAllowed());
+    void handler({ req, res, url, info });
     return true;
   }
 }

@@ -14,12 +14,12 @@ import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
-import { ResourceDispatcher } from '../endpoints/dispatch.js';
+import { ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
 import { fromViews } from '../endpoints/discovery/groups.js';
 import { openapiHandler } from '../endpoints/openapi/handler.js';
 import { context } from '../filters/context.js';
-import { apiVersionOf, type ResourceView } from '../registry/resource-view.js';
+import { apiVersionOf } from '../registry/resource-view.js';
 import { decodeRequest } from '../filters/request-info.js';
 import { withRoutableTarget } from '../filters/request-target.js';
 import type { ApiServerConfig } from '../options/options.js';
@@ -37,7 +37,7 @@ export interface ServerParts {
   readonly clientCAFile: string;
   readonly requestHeaderCA: string;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
-  installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ResourceView[];
+  installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
 
 export interface ScopeDefaults {

@@ -11,9 +11,10 @@ import {
   type JsonObject,
   type JsonValue,
   type PatchType,
+  type SmpSchema,
 } from '@keel/apimachinery';
 import { pruneApplied } from '../../registry/apply-prune.js';
-import { apiVersionOf, qualifiedResource } from '../../registry/resource-view.js';
+import { apiVersionOf, qualifiedResource, type ResourceView } from '../../registry/resource-view.js';
 import { writeObject } from '../respond.js';
 import { mediaType, parsePatchJson, parseYamlText, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
@@ -26,14 +27,20 @@ function patchType(type: string): PatchType {
   throw unsupportedMediaType(patchContentTypes);
 }
 
-function applyPatch(type: PatchType, current: JsonObject, patch: unknown): JsonValue {
+/** The view's patch strategies (pod conditions merge by type); ObjectMeta's alone otherwise. */
+function smpSchemaOf(view: ResourceView): SmpSchema {
+  const own = (view as { smpSchema?: SmpSchema }).smpSchema;
+  return own ?? objectMetaSmpSchema;
+}
+
+function applyPatch(type: PatchType, current: JsonObject, patch: unknown, schema: SmpSchema): JsonValue {
   switch (type) {
     case 'application/json-patch+json':
       return applyJsonPatch(current, patch);
     case 'application/merge-patch+json':
       return applyMergePatch(current, patch);
     case 'application/strategic-merge-patch+json':
-      return applyStrategicMergePatch(current, patch, objectMetaSmpSchema);
+      return applyStrategicMergePatch(current, patch, schema);
     default:
       // An apply configuration merges into the live object (Event lists are atomic); pruning
       // and field ownership follow.
@@ -86,7 +93,7 @@ export const patchResource: Handler = async (scope, { req, res, url, info }) => 
             kind: scope.view.kind,
             metadata: { name: info.name, namespace: info.namespace },
           };
-      let patched = applyPatch(type, base, patch);
+      let patched = applyPatch(type, base, patch, smpSchemaOf(scope.view));
       if (isApply && current && isObject(patched) && isObject(patch)) {
         // What this manager applied before and no longer does goes, unless someone else owns it.
         patched = pruneApplied(patched, current.metadata.managedFields ?? [], {

@@ -64,9 +64,10 @@ function pathsOf(gv: GroupVersionViews): { item: PathItem; view?: OpenAPIView }[
 }
 
 function rootsOf(gv: GroupVersionViews): string[] {
+  // Create-only kinds (TokenReview) have no list type.
   return gv.views.flatMap((v) => [
     definitionName(v.group, v.version, v.kind),
-    definitionName(v.group, v.version, v.listKind),
+    ...(v.verbs.includes('list') ? [definitionName(v.group, v.version, v.listKind)] : []),
   ]);
 }
 

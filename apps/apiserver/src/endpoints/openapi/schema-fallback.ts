@@ -24,7 +24,7 @@ export function fallbackDefinitions(views: readonly OpenAPIView[], known: Defini
         ...gvk(v.kind),
       };
     }
-    if (!known[list]) {
+    if (!known[list] && v.verbs.includes('list')) {
       out[list] = {
         ...object(
           `${v.listKind} is a list of ${v.kind}.`,

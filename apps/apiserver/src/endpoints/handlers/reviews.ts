@@ -1,0 +1,159 @@
+import type { Logger } from '@keel/log';
+import {
+  INVALID_BEARER_TOKEN,
+  isUser,
+  newAuthenticationContext,
+  type Attributes,
+  type Authenticator,
+  type Authorizer,
+} from '@keel/auth';
+import {
+  decodeSubjectAccessReview,
+  decodeTokenReview,
+  subjectAccessReviewResponse,
+  tokenReviewResponse,
+  type AuthorizationDecision,
+  type SubjectAccessReview,
+  type TokenReviewResult,
+} from '@keel/coreapi';
+import { writeError, writeObject } from '../respond.js';
+import { readCreateOnlyBody } from './create-only.js';
+import type { HandlerRequest } from './scope.js';
+
+/** What the review endpoints share with the resource scopes. */
+export interface ReviewScope {
+  readonly logger: Logger;
+  readonly maxRequestBodyBytes: number;
+}
+
+type ReviewHandler = (r: HandlerRequest) => Promise<void>;
+
+function guarded(scope: ReviewScope, handle: ReviewHandler): ReviewHandler {
+  return async (r) => {
+    try {
+      await handle(r);
+    } catch (err) {
+      writeError(r.req, r.res, err, scope.logger);
+    }
+  };
+}
+
+/**
+ * The audiences a review reports (authenticator.WrapAudienceAgnosticToken): the requested ones
+ * (or the server's --api-audiences) that the server serves; undefined when nobody asked. An
+ * empty intersection means the token is not for this server.
+ */
+function reviewAudiences(
+  requested: readonly string[],
+  apiAudiences: readonly string[],
+): string[] | undefined {
+  const target = requested.length > 0 ? requested : apiAudiences;
+  if (target.length === 0) return undefined;
+  return apiAudiences.filter((a) => target.includes(a));
+}
+
+/**
+ * POST tokenreviews (authentication.k8s.io/v1): the token is put through the server's own
+ * authenticator chain as an `Authorization: Bearer` header, exactly as a request carrying it
+ * would be; the answer is the review with its status. Never stored.
+ */
+export function tokenReviewHandler(
+  scope: ReviewScope,
+  authenticator: Authenticator,
+  apiAudiences: readonly string[],
+): ReviewHandler {
+  return guarded(scope, async (r) => {
+    const { object: review } = await readCreateOnlyBody(r, scope.maxRequestBodyBytes, 'TokenReview', (body) =>
+      decodeTokenReview(body, r.info.namespace),
+    );
+    const header = `Bearer ${review.spec?.token ?? ''}`;
+    const outcome = await authenticator.authenticate(
+      { headers: { authorization: header }, rawHeaders: ['Authorization', header], socket: null },
+      newAuthenticationContext(),
+    );
+    let result: TokenReviewResult;
+    if (isUser(outcome)) {
+      const auds = reviewAudiences(review.spec?.audiences ?? [], apiAudiences);
+      const { name, uid, groups, extra } = outcome.user;
+      result =
+        auds !== undefined && auds.length === 0
+          ? { authenticated: false, error: INVALID_BEARER_TOKEN }
+          : {
+              authenticated: true,
+              user: {
+                username: name,
+                ...(uid !== '' ? { uid } : {}),
+                ...(groups.length > 0 ? { groups: [...groups] } : {}),
+                extra: Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, [...v]])),
+              },
+              ...(auds ? { audiences: auds } : {}),
+            };
+    } else {
+      result = { authenticated: false, ...(outcome ? { error: outcome.error } : {}) };
+    }
+    writeObject(r.req, r.res, r.url, 201, tokenReviewResponse(review, result));
+  });
+}
+
+/** The authorizer's question, from a review's spec (SubjectAccessReview's attributes). */
+function attributesOf(sar: SubjectAccessReview): Attributes {
+  const spec = sar.spec ?? {};
+  const user = {
+    name: spec.user ?? '',
+    uid: spec.uid ?? '',
+    groups: spec.groups ?? [],
+    extra: spec.extra ?? {},
+  };
+  const ra = spec.resourceAttributes;
+  if (ra) {
+    return {
+      user,
+      verb: ra.verb ?? '',
+      isResourceRequest: true,
+      path: '',
+      namespace: ra.namespace ?? '',
+      apiGroup: ra.group ?? '',
+      apiVersion: ra.version ?? '',
+      resource: ra.resource ?? '',
+      subresource: ra.subresource ?? '',
+      name: ra.name ?? '',
+    };
+  }
+  const nra = spec.nonResourceAttributes ?? {};
+  return {
+    user,
+    verb: nra.verb ?? '',
+    isResourceRequest: false,
+    path: nra.path ?? '',
+    namespace: '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    name: '',
+  };
+}
+
+const DECISIONS = { allow: 'Allow', deny: 'Deny', noOpinion: 'NoOpinion' } as const;
+
+/**
+ * POST subjectaccessreviews (authorization.k8s.io/v1): the server's own authorizer chain answers
+ * whether the named user may do what the attributes describe. Never stored.
+ */
+export function subjectAccessReviewHandler(scope: ReviewScope, authorizer: Authorizer): ReviewHandler {
+  return guarded(scope, async (r) => {
+    const { object: sar } = await readCreateOnlyBody(
+      r,
+      scope.maxRequestBodyBytes,
+      'SubjectAccessReview',
+      decodeSubjectAccessReview,
+    );
+    const { decision, reason, error } = await authorizer.authorize(attributesOf(sar));
+    const answer: AuthorizationDecision = {
+      decision: DECISIONS[decision],
+      ...(reason !== '' ? { reason } : {}),
+      ...(error !== undefined ? { evaluationError: error } : {}),
+    };
+    writeObject(r.req, r.res, r.url, 201, subjectAccessReviewResponse(sar, answer));
+  });
+}

@@ -1,0 +1,36 @@
+import type { Storage } from '@keel/storage';
+import type { ResourceDispatcher, ServedResource } from '../endpoints/dispatch.js';
+import type { ScopeDefaults } from '../server/server.js';
+import { installConfigMaps } from './configmaps.js';
+import { installEndpoints } from './endpoints.js';
+import { installLeases } from './leases.js';
+import { installNodes } from './nodes.js';
+import { installPods } from './pods.js';
+import { installReviews, type ReviewDeps } from './reviews.js';
+
+export interface ClusterResourceDeps extends ReviewDeps {
+  /** The enabled admission plugins (Priority sets a new pod's priority). */
+  readonly admissionPlugins: readonly string[];
+}
+
+/**
+ * What a scheduler (and its leader election and delegated authentication) needs beyond
+ * namespaces and events: nodes, pods and their binding, configmaps, endpoints, leases and the
+ * review APIs. Installed after events, so the groups keep the real server's order in /apis
+ * (events, authentication, authorization, coordination).
+ */
+export function installClusterResources(
+  dispatcher: ResourceDispatcher,
+  storage: Storage,
+  defaults: ScopeDefaults,
+  deps: ClusterResourceDeps,
+): ServedResource[] {
+  return [
+    ...installConfigMaps(dispatcher, storage, defaults),
+    ...installEndpoints(dispatcher, storage, defaults),
+    ...installNodes(dispatcher, storage, defaults),
+    ...installPods(dispatcher, storage, defaults, deps.admissionPlugins),
+    ...installReviews(dispatcher, defaults, deps),
+    ...installLeases(dispatcher, storage, defaults),
+  ];
+}

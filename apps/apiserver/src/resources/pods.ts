@@ -1,0 +1,107 @@
+import { badRequest, conflict, notFound, StatusError } from '@keel/apimachinery';
+import {
+  admitPodPriority,
+  applyBinding,
+  podStatusView,
+  podView,
+  preparePodForCreate,
+  type Pod,
+} from '@keel/coreapi';
+import type { Storage } from '@keel/storage';
+import { scoped, type ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
+import { bindingHandler, type BindPod } from '../endpoints/handlers/binding.js';
+import type { GenericStore } from '../registry/generic-store.js';
+import { interpretStorageError } from '../registry/interpret-storage-error.js';
+import type { ResourceView } from '../registry/resource-view.js';
+import type { ScopeDefaults } from '../server/server.js';
+import { installStored, statusSubresource } from './stored.js';
+
+const PODS = { group: '', resource: 'pods' };
+const PODS_BINDING = { group: '', resource: 'pods/binding' };
+
+/**
+ * BindingREST's assignment: one guaranteed update of the pod (coreapi's applyBinding refuses a
+ * pod that is assigned, being deleted or gated, and checks the Binding's uid/resourceVersion).
+ * Errors that are not API errors are the real server's 409 on `pods/binding`.
+ */
+export function podBinder(
+  storage: Storage,
+  store: Pick<GenericStore<Pod>, 'key'>,
+  now: () => Date = () => new Date(),
+): BindPod {
+  return async (namespace, binding, dryRun) => {
+    const name = binding.metadata.name ?? '';
+    if (name === '') throw badRequest('Name parameter required.');
+    try {
+      await storage.guaranteedUpdate<Pod>(
+        store.key(namespace, name),
+        (pod) => {
+          if (!pod) throw notFound(PODS, name);
+          const next = applyBinding(pod, binding, now());
+          delete next.metadata.resourceVersion;
+          return next;
+        },
+        { dryRun },
+      );
+    } catch (err) {
+      const translated = interpretStorageError(err, PODS, name);
+      if (translated instanceof StatusError) throw translated;
+      throw conflict(
+        PODS_BINDING,
+        name,
+        translated instanceof Error ? translated.message : String(translated),
+      );
+    }
+  };
+}
+
+/** The legacy `bindings` collection: create only, no storage of its own. */
+const bindingsResource: ServedResource = {
+  group: '',
+  version: 'v1',
+  resource: 'bindings',
+  kind: 'Binding',
+  listKind: 'BindingList',
+  singular: 'binding',
+  namespaced: true,
+  verbs: ['create'],
+};
+
+/**
+ * Pods (core v1, namespaced) with pods/status and pods/binding, and the legacy bindings
+ * collection. Decoding defaults the pod (schedulerName `default-scheduler`, ...); with the
+ * Priority admission plugin on, a create gets its priority from the PriorityClass first.
+ */
+export function installPods(
+  dispatcher: ResourceDispatcher,
+  storage: Storage,
+  defaults: ScopeDefaults,
+  admissionPlugins: readonly string[],
+): ServedResource[] {
+  const view: ResourceView<Pod> = admissionPlugins.includes('Priority')
+    ? {
+        ...podView,
+        prepareForCreate: (pod) => {
+          admitPodPriority(pod);
+          preparePodForCreate(pod);
+        },
+      }
+    : podView;
+  const { store, scope, served } = installStored(dispatcher, storage, defaults, {
+    view,
+    statusView: podStatusView,
+    keyRoot: '/pods',
+  });
+  const bind = podBinder(storage, store);
+  dispatcher.addSubresource('binding', scope, { create: scoped(scope, bindingHandler(bind, 'subresource')) });
+  dispatcher.addRoute({
+    group: '',
+    version: 'v1',
+    resource: 'bindings',
+    subresource: '',
+    namespaced: true,
+    handlers: { create: scoped(scope, bindingHandler(bind, 'legacy')) },
+  });
+  const binding = { name: 'binding', kind: 'Binding', verbs: ['create'] };
+  return [{ ...served, subresources: [binding, statusSubresource('Pod')] }, bindingsResource];
+}
