@@ -14,6 +14,7 @@ import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
+import { authenticationInfo } from './server/authentication-info.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -58,8 +59,11 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     authenticator: done.authn.authenticator,
     authorizer: done.authz.authorizer,
     clientCA: done.authn.clientCA ?? '',
-    clientCAFile: readPem(config.authentication.clientCAFile || undefined),
-    requestHeaderCA: readPem(config.authentication.requestHeader?.clientCAFile),
+    authenticationInfo: authenticationInfo(
+      readPem(config.authentication.clientCAFile || undefined),
+      config.authentication.requestHeader,
+      readPem(config.authentication.requestHeader?.clientCAFile),
+    ),
     installResources: (dispatcher, defaults) => [
       ...installNamespaces(dispatcher, storage, defaults),
       ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),

@@ -2,6 +2,7 @@ import { TestApiServer } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, expectStatus, MERGE, names, unique, type Json } from './support/core.js';
 import { stores } from './support/fixtures.js';
+import { TestPKI } from './support/pki.js';
 
 const cms = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ''}`;
 const eps = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/endpoints${name ? `/${name}` : ''}`;
@@ -16,7 +17,7 @@ describe.each(stores)('configmaps and endpoints (%s store)', (_store, redisUrl) 
     await server?.stop();
   });
 
-  it('serves the authentication ConfigMap the bootstrap step wrote', async () => {
+  it('serves the authentication ConfigMap the bootstrap step wrote (nothing configured: no keys)', async () => {
     const cm = await expectStatus(
       server.request('GET', cms('platform-system', 'extension-apiserver-authentication')),
       200,
@@ -26,10 +27,7 @@ describe.each(stores)('configmaps and endpoints (%s store)', (_store, redisUrl) 
       apiVersion: 'v1',
       metadata: { name: 'extension-apiserver-authentication', namespace: 'platform-system' },
     });
-    expect(Object.keys(cm['data'] as Json).sort()).toEqual([
-      'client-ca-file',
-      'requestheader-client-ca-file',
-    ]);
+    expect(Object.keys((cm['data'] ?? {}) as Json)).toEqual([]);
   });
 
   it('creates, patches, lists and deletes a ConfigMap', async () => {
@@ -77,5 +75,42 @@ describe.each(stores)('configmaps and endpoints (%s store)', (_store, redisUrl) 
       body: { ...body, subsets: [{ addresses: [{ ip: 'nope' }], ports: [{ port: 1 }] }] },
     });
     expect(bad.status).toBe(422);
+  });
+});
+
+describe('the published authentication settings', () => {
+  const pki = new TestPKI();
+  let server: TestApiServer | undefined;
+  afterAll(async () => {
+    await server?.stop();
+    pki.cleanup();
+  });
+
+  it('carry both CAs and the front-proxy headers as JSON arrays, as delegating servers read them', async () => {
+    const clientCA = pki.ca('published-client-ca');
+    const proxyCA = pki.ca('published-proxy-ca');
+    server = await TestApiServer.start({
+      args: [
+        `--client-ca-file=${clientCA.certFile}`,
+        `--requestheader-client-ca-file=${proxyCA.certFile}`,
+        '--requestheader-allowed-names=front-proxy',
+        '--requestheader-username-headers=X-Remote-User',
+        '--requestheader-group-headers=X-Remote-Group',
+        '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+      ],
+    });
+    await server.ready();
+    const cm = await expectStatus(
+      server.request('GET', cms('platform-system', 'extension-apiserver-authentication')),
+      200,
+    );
+    expect(cm['data']).toEqual({
+      'client-ca-file': clientCA.certPem,
+      'requestheader-client-ca-file': proxyCA.certPem,
+      'requestheader-username-headers': '["X-Remote-User"]',
+      'requestheader-group-headers': '["X-Remote-Group"]',
+      'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+      'requestheader-allowed-names': '["front-proxy"]',
+    });
   });
 });

@@ -8,8 +8,8 @@ export interface BootstrapDeps {
   /** Group/versions this server serves (for the API service registrations). */
   readonly groupVersions: readonly string[];
   /** PEM bundles published for extension servers (client CA, request-header CA). */
-  readonly clientCA: string;
-  readonly requestHeaderCA: string;
+  /** The extension-apiserver-authentication ConfigMap's data (see authenticationInfo). */
+  readonly authenticationInfo: Readonly<Record<string, string>>;
   readonly admissionPlugins: readonly string[];
   /** Runs when the watch machinery is up (a watch opened and its first bookmark seen). */
   readonly startInformers: (signal: AbortSignal) => Promise<void>;
@@ -155,7 +155,7 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
           name: 'extension-apiserver-authentication',
           namespace: 'platform-system',
         },
-        data: { 'client-ca-file': deps.clientCA, 'requestheader-client-ca-file': deps.requestHeaderCA },
+        data: { ...deps.authenticationInfo },
       }),
       { ignoreNotFound: true },
     );

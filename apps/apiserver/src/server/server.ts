@@ -33,9 +33,8 @@ export interface ServerParts {
   readonly authorizer: Authorizer;
   /** The PEM bundle the listener verifies client certificates against (x509 and front proxy); '' when none. */
   readonly clientCA: string;
-  /** --client-ca-file and --requestheader-client-ca-file contents, published for extension servers. */
-  readonly clientCAFile: string;
-  readonly requestHeaderCA: string;
+  /** Published in platform-system/extension-apiserver-authentication for delegating servers. */
+  readonly authenticationInfo: Readonly<Record<string, string>>;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -102,8 +101,7 @@ export async function runServer(
     }),
     storage,
     groupVersions,
-    clientCA: parts.clientCAFile,
-    requestHeaderCA: parts.requestHeaderCA,
+    authenticationInfo: parts.authenticationInfo,
     admissionPlugins: config.admission.plugins,
     startInformers: async (hookSignal) => {
       // The watch machinery is up when a watch opens and delivers its initial bookmark.
