@@ -1,6 +1,6 @@
 import type { X509Certificate } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toStatus, unauthorized, type StatusError } from '@keel/apimachinery';
+import { unauthorized } from '@keel/apimachinery';
 import {
   AnonymousAuthenticator,
   AuthenticatedGroupAdder,
@@ -31,6 +31,7 @@ import { AUTHENTICATION_CONFIGMAP, lookupAuthentication, type LookupOutcome } fr
 import { errorText, type RetryBackoff } from './review-request.js';
 import { AlwaysAllowPathsAuthorizer, SubjectAccessReviewAuthorizer } from './sar-authorizer.js';
 import { CachedTokenAuthenticator, TokenReviewAuthenticator } from './token-review-authenticator.js';
+import { writeStatus } from './write-status.js';
 
 export interface DelegatedAuthOptions {
   readonly logger: Logger;
@@ -220,16 +221,6 @@ function authorizationChain(
   }
   // With nothing in it the union has no opinion on anything: every request is a 403.
   return new UnionAuthorizer(authorizers);
-}
-
-function writeStatus(res: ServerResponse, err: StatusError): void {
-  const status = toStatus(err);
-  const body = JSON.stringify(status) + '\n';
-  res.writeHead(status.code ?? 500, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
 }
 
 /**

@@ -1,21 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toStatus } from '@keel/apimachinery';
 import { HealthRegistries, namedCheck, pingCheck, shutdownCheck, type HealthChecker } from '@keel/health';
 import { checkLogging, type Logger } from '@keel/log';
 import { createSecureServer, pairFileNames, selfSignedHosts, type SecureServer } from '@keel/serving';
 import type { SchedulerConfig } from '../command.js';
 import { DelegatedAuth } from './delegated-auth.js';
 import type { SchedulerMetrics } from './metrics.js';
-
-function writeStatus(res: ServerResponse, err: unknown): void {
-  const status = toStatus(err);
-  const body = JSON.stringify(status) + '\n';
-  res.writeHead(status.code ?? 500, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
+import { writeStatus } from './write-status.js';
 
 export interface SecurePortDeps {
   readonly config: SchedulerConfig;
