@@ -14,6 +14,7 @@ import { clientOptions } from './connection.js';
 import { EventBroadcaster, LegacyEventRecorder } from './events.js';
 import { electorHealthCheck, newSchedulerElector } from './leader.js';
 import { Scheduler } from './scheduler.js';
+import { EVENT_WRITES_IN_FLIGHT, limitWrites, SCHEDULER_WRITES_IN_FLIGHT } from './write-limit.js';
 
 /** Exit status after losing the lease (kube-scheduler's klog.FlushAndExit(..., 1)). */
 export const EXIT_LEADERSHIP_LOST = 1;
@@ -51,13 +52,13 @@ export class SchedulerRuntime {
     const { settings, metrics, logger } = this.opts;
     const cfg = settings.configuration;
     // Events have their own client (kube's eventClient), so their writes never delay a binding.
-    const eventClient = this.client('');
+    const eventClient = limitWrites(this.client(''), EVENT_WRITES_IN_FLIGHT);
     const events = new EventBroadcaster({ client: eventClient, logger });
     events.start();
     const scheduler = new Scheduler({
       configuration: cfg,
       maxInUnschedulableMs: settings.podMaxInUnschedulablePodsDuration.milliseconds,
-      client: this.client('scheduler'),
+      client: limitWrites(this.client('scheduler'), SCHEDULER_WRITES_IN_FLIGHT),
       events,
       metrics,
       logger,

@@ -52,6 +52,20 @@ describe('scheduleOne', () => {
     expect(s.queue.inFlightCount()).toBe(0);
   });
 
+  it('times the algorithm of cycles that found a node, and only those', async () => {
+    const s = setup();
+    const observed: number[] = [];
+    const deps = { ...s.deps, observeAlgorithm: (seconds: number) => observed.push(seconds) };
+    s.cache.addNode(makeNode('n1', { cpu: '1' }));
+    s.queue.add(makePod('fits', { requests: { cpu: '500m' } }));
+    await once(deps);
+    s.queue.add(makePod('too-big', { requests: { cpu: '2' } }));
+    await once(deps);
+    expect(observed).toHaveLength(1);
+    expect(observed[0]).toBeGreaterThanOrEqual(0);
+    expect(observed[0]).toBeLessThan(1);
+  });
+
   it('parks an unschedulable pod and reports the FitError', async () => {
     const s = setup();
     s.cache.addNode(makeNode('n1', { cpu: '1' }));
@@ -143,5 +157,22 @@ describe('runSchedulerLoop', () => {
     release();
     await loop;
     expect(s.events.sort()).toEqual(['Scheduled a n1', 'Scheduled b n1']);
+  });
+
+  it('lets I/O callbacks run between cycles of a backlog', async () => {
+    const s = setup();
+    s.cache.addNode(makeNode('n1', { pods: '1000' }));
+    for (let i = 0; i < 50; i++) s.queue.add(makePod(`p${i}`));
+    const ac = new AbortController();
+    // A macrotask queued before the loop starts: it must run before the backlog is done.
+    let boundWhenIORan = -1;
+    setImmediate(() => (boundWhenIORan = s.bound.length));
+    const loop = runSchedulerLoop(s.deps, ac.signal);
+    await new Promise((r) => setTimeout(r, 20));
+    ac.abort();
+    await loop;
+    expect(s.bound).toHaveLength(50);
+    expect(boundWhenIORan).toBeGreaterThanOrEqual(0);
+    expect(boundWhenIORan).toBeLessThan(50);
   });
 });

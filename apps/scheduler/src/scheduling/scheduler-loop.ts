@@ -28,6 +28,8 @@ export interface SchedulerLoopDeps {
   onSkipped?(pod: Pod, why: string): void;
   /** A callback above threw during a background binding. */
   onError?(err: unknown): void;
+  /** How long a successful scheduling algorithm run took (kube's SchedulingAlgorithmLatency). */
+  observeAlgorithm?(seconds: number): void;
 }
 
 /** Runs the framework's bind plugins until one does not Skip (kube's RunBindPlugins). */
@@ -75,6 +77,7 @@ export async function scheduleOne(
     return true;
   }
   const cycle = deps.queue.schedulingCycle();
+  const start = performance.now();
   const outcome = deps.podScheduler.schedulePod(fwk, deps.cache.snapshot(), pod);
   if (!outcome.ok) {
     pInfo.unschedulablePlugins = new Set(outcome.unschedulablePlugins);
@@ -88,6 +91,7 @@ export async function scheduleOne(
     );
     return true;
   }
+  deps.observeAlgorithm?.((performance.now() - start) / 1000);
   const host = outcome.result.suggestedHost;
   try {
     deps.cache.assumePod(pod, host);
@@ -136,9 +140,17 @@ async function bind(
   deps.onFailure?.(pod, 'SchedulerError', `Binding rejected: ${status.message()}`, fwk.profileName);
 }
 
-/** Schedules until `signal` aborts or the queue closes, then waits for bindings in progress. */
+/** Resolves after the event loop has run its pending I/O callbacks once. */
+const yieldToIO = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Schedules until `signal` aborts or the queue closes, then waits for bindings in progress.
+ * kube's ScheduleOne runs in its own goroutine; here a pop from a non-empty queue resolves as a
+ * microtask, so without a yield a backlog would be scheduled in one streak during which no binding
+ * is sent or answered and no watch event arrives (each binding then opening its own connection).
+ */
 export async function runSchedulerLoop(deps: SchedulerLoopDeps, signal: AbortSignal): Promise<void> {
   const bindings = new Set<Promise<void>>();
-  while (await scheduleOne(deps, signal, bindings));
+  while (await scheduleOne(deps, signal, bindings)) await yieldToIO();
   await Promise.allSettled([...bindings]);
 }

@@ -1,0 +1,541 @@
+/**
+ * `pnpm bench scheduler`: the built keel-scheduler against a built keel-apiserver on the memory
+ * store, end to end. For 1,000 and 5,000 nodes (BENCH_NODES=1000,5000) it creates 10,000 pods
+ * (BENCH_PODS) through the API, BENCH_CONCURRENCY (64) requests at a time, and times until a watch
+ * has seen every one bound. The baseline, measured in the same run on a fresh server with the same
+ * nodes, is the API server's own ceiling for that work: the client creates the same pods and posts
+ * their Bindings itself (round-robin over the nodes) with the same concurrency, no scheduler.
+ * The scheduler's /metrics gives the cycle time (scheduler_scheduling_algorithm_duration_seconds)
+ * and the attempt latency; /proc gives each process's CPU time per pod. BENCH_TRACE=1 also prints
+ * pods bound per second and, each second, the scheduler's active queue / pods scheduled so far.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { ADMIN_TOKEN, DaemonProcess, freePort, TestApiServer } from '@keel/testing';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const schedulerEntry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
+const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
+const NODE_COUNTS = (process.env['BENCH_NODES'] ?? '1000,5000').split(',').map(Number);
+const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 64);
+const NS = 'bench';
+/** BENCH_TRACE=1 prints how many pods were bound in each second of a run. */
+const TRACE = process.env['BENCH_TRACE'] === '1';
+const AUTH = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
+// /proc/<pid>/stat counts CPU time in clock ticks, 100 per second on Linux.
+const TICKS_PER_S = 100;
+
+const fmt = (n: number, d = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const now = () => performance.now();
+
+function nodeObject(name: string): unknown {
+  const resources = { cpu: '32', memory: '128Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } },
+    spec: {},
+    status: {
+      capacity: resources,
+      allocatable: resources,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is ready' }],
+    },
+  };
+}
+
+function podBody(i: number): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `pod-${i}`, namespace: NS, labels: { app: 'bench' } },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'registry.example/app:1',
+          resources: { requests: { cpu: '100m', memory: '128Mi' } },
+        },
+      ],
+    },
+  });
+}
+
+/** Runs `fn(0..n-1)` with at most `concurrency` calls in flight. */
+async function pool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) await fn(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+}
+
+/** One API server with the bench namespace and `nodes` nodes, and a client pool for it. */
+class Cluster {
+  errors = 0;
+  readonly nodeNames: string[];
+
+  private constructor(
+    readonly api: TestApiServer,
+    readonly agent: Agent,
+    nodes: number,
+  ) {
+    this.nodeNames = Array.from({ length: nodes }, (_, i) => `node-${i}`);
+  }
+
+  static async start(nodes: number): Promise<Cluster> {
+    const api = await TestApiServer.start();
+    const agent = new Agent({ connect: { ca: api.ca }, connections: CONCURRENCY + 8 });
+    const c = new Cluster(api, agent, nodes);
+    try {
+      await api.ready();
+      await c.post(
+        '/api/v1/namespaces',
+        JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }),
+      );
+      await pool(nodes, CONCURRENCY, (i) =>
+        c.post('/api/v1/nodes', JSON.stringify(nodeObject(c.nodeNames[i] ?? ''))),
+      );
+      if (c.errors > 0) throw new Error(`${c.errors} node creates failed`);
+    } catch (err) {
+      await c.stop();
+      throw err;
+    }
+    return c;
+  }
+
+  /** POSTs `body`; a non-2xx answer counts as an error and is logged once. */
+  async post(path: string, body: string): Promise<void> {
+    const r = await request(this.api.url + path, {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body,
+      dispatcher: this.agent,
+    });
+    const text = await r.body.text();
+    if (r.statusCode >= 300) {
+      if (this.errors++ === 0) console.error(`  POST ${path}: ${r.statusCode} ${text.slice(0, 300)}`);
+    }
+  }
+
+  async get<T>(path: string): Promise<T> {
+    const r = await request(this.api.url + path, { headers: AUTH, dispatcher: this.agent });
+    return (await r.body.json()) as T;
+  }
+
+  createPod(i: number): Promise<void> {
+    return this.post(`/api/v1/namespaces/${NS}/pods`, podBody(i));
+  }
+
+  bindPod(i: number): Promise<void> {
+    const node = this.nodeNames[i % this.nodeNames.length] ?? '';
+    return this.post(
+      `/api/v1/namespaces/${NS}/pods/pod-${i}/binding`,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: `pod-${i}`, namespace: NS },
+        target: { apiVersion: 'v1', kind: 'Node', name: node },
+      }),
+    );
+  }
+
+  /**
+   * Resolves with the time a watch saw the last of `total` pods bound (or, after `timeoutMs`,
+   * with how many it saw). A field selector keeps the stream to the bind transitions. The server
+   * ends a watcher that falls behind; like an informer, this one resumes from the last version it
+   * saw, or relists the bound pods when that version has expired.
+   */
+  async watchBound(
+    total: number,
+    timeoutMs: number,
+  ): Promise<{ done: Promise<{ at: number; bound: number; restarts: number; boundAt: number[] }> }> {
+    const ac = new AbortController();
+    const bound = new Set<string>();
+    const boundAt: number[] = [];
+    const selector = encodeURIComponent('spec.nodeName!=');
+    const open = (rv: string) =>
+      request(
+        `${this.api.url}/api/v1/namespaces/${NS}/pods?watch=true&fieldSelector=${selector}&resourceVersion=${rv}`,
+        {
+          headers: AUTH,
+          dispatcher: this.agent,
+          signal: ac.signal,
+        },
+      );
+    const relist = async () => {
+      const l = await this.get<{
+        metadata: { resourceVersion: string };
+        items: { metadata: { name: string } }[];
+      }>(`/api/v1/namespaces/${NS}/pods?fieldSelector=${selector}`);
+      for (const p of l.items) bound.add(p.metadata.name);
+      return l.metadata.resourceVersion;
+    };
+    let rv = await relist();
+    let stream = await open(rv);
+    let restarts = 0;
+    const timer = setTimeout(() => ac.abort(), timeoutMs);
+    const finish = () => {
+      clearTimeout(timer);
+      ac.abort();
+      return { at: now(), bound: bound.size, restarts, boundAt };
+    };
+    const done = (async () => {
+      for (;;) {
+        let buf = '';
+        let expired = false;
+        try {
+          for await (const chunk of stream.body as AsyncIterable<Buffer>) {
+            buf += chunk.toString();
+            let nl: number;
+            while ((nl = buf.indexOf('\n')) >= 0) {
+              const ev = JSON.parse(buf.slice(0, nl)) as {
+                type: string;
+                object: {
+                  code?: number;
+                  metadata?: { name?: string; resourceVersion?: string };
+                  spec?: { nodeName?: string };
+                };
+              };
+              buf = buf.slice(nl + 1);
+              if (ev.type === 'ERROR') expired = ev.object.code === 410;
+              else if (ev.object.metadata?.resourceVersion) rv = ev.object.metadata.resourceVersion;
+              if (
+                ev.type !== 'DELETED' &&
+                ev.type !== 'ERROR' &&
+                ev.object.spec?.nodeName &&
+                ev.object.metadata?.name
+              ) {
+                const size = bound.size;
+                bound.add(ev.object.metadata.name);
+                if (TRACE && bound.size > size) boundAt.push(now());
+              }
+            }
+            if (bound.size >= total) return finish();
+          }
+        } catch {
+          // Aborted (done or timed out) or the connection broke: the checks below tell which.
+        }
+        if (ac.signal.aborted || bound.size >= total) return finish();
+        restarts++;
+        try {
+          if (expired) rv = await relist();
+          if (bound.size >= total) return finish();
+          stream = await open(rv);
+        } catch {
+          return finish();
+        }
+      }
+    })();
+    return { done };
+  }
+
+  /** Pods of the namespace that are still unbound, by a list (a check on the watch's count). */
+  async unbound(): Promise<number> {
+    const l = await this.get<{ items: unknown[] }>(
+      `/api/v1/namespaces/${NS}/pods?fieldSelector=${encodeURIComponent('spec.nodeName=')}`,
+    );
+    return l.items.length;
+  }
+
+  async stop(): Promise<void> {
+    await this.agent.close();
+    await this.api.stop();
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Histogram {
+  readonly count: number;
+  readonly sum: number;
+  /** Cumulative counts by upper bound, ascending. */
+  readonly buckets: [number, number][];
+}
+
+function histogram(text: string, name: string, labels: string): Histogram {
+  const buckets: [number, number][] = [];
+  let count = 0;
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name) || !line.includes(labels)) continue;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (line.startsWith(`${name}_bucket`)) {
+      const le = /le="([^"]+)"/.exec(line)?.[1] ?? '+Inf';
+      buckets.push([le === '+Inf' ? Infinity : Number(le), value]);
+    } else if (line.startsWith(`${name}_count`)) count = value;
+    else if (line.startsWith(`${name}_sum`)) sum = value;
+  }
+  return { count, sum, buckets: buckets.sort((a, b) => a[0] - b[0]) };
+}
+
+function minus(a: Histogram, b: Histogram): Histogram {
+  return {
+    count: a.count - b.count,
+    sum: a.sum - b.sum,
+    buckets: a.buckets.map(([le, c]) => [le, c - (b.buckets.find(([l]) => l === le)?.[1] ?? 0)]),
+  };
+}
+
+/** The upper bound of the bucket holding quantile `q`. */
+function quantileBound(h: Histogram, q: number): number {
+  return h.buckets.find(([, c]) => c >= q * h.count)?.[0] ?? NaN;
+}
+
+interface Figures {
+  readonly podsPerS: number;
+  readonly createdS: number;
+  readonly totalS: number;
+  /** CPU ms per pod of the API server, the scheduler (if any) and this client. */
+  readonly cpuPerPodMs: { readonly api: number; readonly scheduler: number; readonly client: number };
+  /** scheduler_scheduling_algorithm_duration_seconds over the run. */
+  readonly algorithm?: Histogram;
+  /** scheduler_scheduling_attempt_duration_seconds{result="scheduled"} over the run. */
+  readonly attempts?: Histogram;
+  readonly errors: number;
+}
+
+/** The timed part shared by both runs: watch, create (and maybe bind) every pod, wait for the watch. */
+async function timedRun(
+  c: Cluster,
+  work: (i: number) => Promise<void>,
+  schedulerPid?: number,
+  sample?: () => Promise<string>,
+): Promise<Figures> {
+  const watch = await c.watchBound(PODS, Math.max(120_000, PODS * 30));
+  const pids = [c.api.process.child.pid, schedulerPid];
+  const cpu0 = pids.map(cpuSeconds);
+  const client0 = process.cpuUsage();
+  const t0 = now();
+  const errorsBefore = c.errors;
+  const samples: string[] = [];
+  const sampler =
+    TRACE && sample ? setInterval(() => void sample().then((v) => samples.push(v)), 1000) : undefined;
+  await pool(PODS, CONCURRENCY, work);
+  const createdAt = now();
+  const w = await watch.done;
+  clearInterval(sampler);
+  if (samples.length > 0) console.error(`  each second: ${samples.join(' ')}`);
+  const [api = NaN, sched = 0] = pids.map((p, i) => (p === undefined ? 0 : cpuSeconds(p) - (cpu0[i] ?? 0)));
+  const client = process.cpuUsage(client0);
+  if (TRACE) {
+    const perS: number[] = [];
+    for (const t of w.boundAt) {
+      const i = Math.floor((t - t0) / 1000);
+      perS[i] = (perS[i] ?? 0) + 1;
+    }
+    console.error(`  pods bound in each second: ${Array.from(perS, (n) => n ?? 0).join(' ')}`);
+  }
+  const totalS = (w.at - t0) / 1000;
+  const unbound = await c.unbound();
+  if (unbound > 0 || w.bound < PODS)
+    console.error(`  only ${w.bound} of ${PODS} pods seen bound; ${unbound} unbound by list`);
+  if (w.restarts > 0) console.error(`  (the server ended the bench's watch ${w.restarts} times; it resumed)`);
+  return {
+    podsPerS: w.bound / totalS,
+    createdS: (createdAt - t0) / 1000,
+    totalS,
+    cpuPerPodMs: {
+      api: (api * 1000) / PODS,
+      scheduler: (sched * 1000) / PODS,
+      client: (client.user + client.system) / 1000 / PODS,
+    },
+    errors: c.errors - errorsBefore,
+  };
+}
+
+async function baseline(nodes: number): Promise<Figures> {
+  const c = await Cluster.start(nodes);
+  try {
+    return await timedRun(c, async (i) => {
+      await c.createPod(i);
+      await c.bindPod(i);
+    });
+  } finally {
+    await c.stop();
+  }
+}
+
+function writeSchedulerConfig(c: Cluster): string {
+  const dir = mkdtempSync(join(tmpdir(), 'keel-bench-sched-'));
+  const kubeconfig = join(dir, 'scheduler.conf');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'keel',
+      contexts: [{ name: 'keel', context: { cluster: 'keel', user: 'admin' } }],
+      clusters: [
+        {
+          name: 'keel',
+          cluster: {
+            server: c.api.url,
+            'certificate-authority-data': Buffer.from(c.api.ca).toString('base64'),
+          },
+        },
+      ],
+      users: [{ name: 'admin', user: { token: ADMIN_TOKEN } }],
+    }),
+  );
+  const config = join(dir, 'config.yaml');
+  // kube's scheduler_perf lifts the client limits the same way: the defaults (50/100) would make
+  // the throttle, not the scheduler, the figure.
+  writeFileSync(
+    config,
+    JSON.stringify({
+      apiVersion: 'kubescheduler.config.k8s.io/v1',
+      kind: 'KubeSchedulerConfiguration',
+      leaderElection: { leaderElect: false },
+      clientConnection: { kubeconfig, qps: 5000, burst: 10000 },
+    }),
+  );
+  return config;
+}
+
+async function withScheduler(nodes: number): Promise<Figures> {
+  const c = await Cluster.start(nodes);
+  let sched: DaemonProcess | undefined;
+  let metricsAgent: Agent | undefined;
+  try {
+    const port = await freePort();
+    const certDir = mkdtempSync(join(tmpdir(), 'keel-bench-sched-certs-'));
+    sched = DaemonProcess.start(schedulerEntry, [
+      `--config=${writeSchedulerConfig(c)}`,
+      '--leader-elect=false',
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--cert-dir=${certDir}`,
+      '--authorization-always-allow-paths=/metrics',
+    ]);
+    await sched.waitFor(/"Starting scheduling"/, 120_000);
+    const synced = /"Caches populated" nodes=(\d+)/.exec(sched.stderr + sched.stdout)?.[1];
+    if (Number(synced) !== nodes) throw new Error(`the scheduler's cache has ${synced} nodes, not ${nodes}`);
+    const agent = (metricsAgent = new Agent({
+      connect: { ca: readFileSync(join(certDir, 'platform-scheduler-ca.crt'), 'utf8') },
+    }));
+    const scrape = async () =>
+      await (await request(`https://127.0.0.1:${port}/metrics`, { dispatcher: agent })).body.text();
+    const before = await scrape();
+    const active = async () => {
+      const t = await scrape();
+      const v = (q: string) =>
+        new RegExp(`^scheduler_pending_pods\\{queue="${q}"\\} (\\S+)$`, 'm').exec(t)?.[1];
+      const sched = /^scheduler_schedule_attempts_total\{result="scheduled"[^}]*\} (\S+)$/m.exec(t)?.[1];
+      return `${v('active')}/${sched}`;
+    };
+    const r = await timedRun(c, (i) => c.createPod(i), sched.child.pid, active);
+    const after = await scrape();
+    const cut = sched.stderr.split('\n').filter((l) => l.includes('"Failed to watch"'));
+    if (cut.length > 0)
+      console.error(
+        `  (the scheduler's informers resumed ${cut.length} failed watches; first: ${cut[0]?.slice(0, 300)})`,
+      );
+    const delta = (name: string, labels = '') =>
+      minus(histogram(after, name, labels), histogram(before, name, labels));
+    return {
+      ...r,
+      algorithm: delta('scheduler_scheduling_algorithm_duration_seconds'),
+      attempts: delta('scheduler_scheduling_attempt_duration_seconds', 'result="scheduled"'),
+    };
+  } finally {
+    await metricsAgent?.close();
+    await sched?.stop();
+    await c.stop();
+  }
+}
+
+/** kube's numFeasibleNodesToFind with the default (adaptive) percentageOfNodesToScore. */
+function nodesScored(nodes: number): number {
+  if (nodes < 100) return nodes;
+  const pct = Math.max(5, 50 - Math.trunc(nodes / 125));
+  return Math.max(100, Math.trunc((nodes * pct) / 100));
+}
+
+const ms = (seconds: number, d = 3) => `${fmt(seconds * 1000, d)} ms`;
+
+/** The 99th percentile as the bucket bound it falls under (or beyond the last one). */
+function p99(h: Histogram): string {
+  const bound = quantileBound(h, 0.99);
+  if (bound !== Infinity) return `p99 <= ${ms(bound, 0)}`;
+  const last = h.buckets.filter(([le]) => le !== Infinity).at(-1)?.[0] ?? NaN;
+  return `p99 > ${ms(last, 0)}`;
+}
+const mean = (h: Histogram) => (h.count > 0 ? h.sum / h.count : NaN);
+
+export async function run(): Promise<void> {
+  const line = (s: string) => console.log(s);
+  line(
+    `pods bound per second, ${fmt(PODS)} pods created ${CONCURRENCY} at a time through HTTPS + bearer token, ` +
+      `API server on the memory store, until a watch saw every pod bound:`,
+  );
+  const cost = new Map<number, { cpu: number; cycle: number }>();
+  let rateAt5k: number | undefined;
+  for (const nodes of NODE_COUNTS) {
+    const base = await baseline(nodes);
+    const s = await withScheduler(nodes);
+    const n = `${fmt(nodes)} nodes`.padStart(12);
+    const errs = (f: Figures) => (f.errors ? ` (${f.errors} failed requests)` : '');
+    line(
+      `  ${n}: bind-only baseline ${fmt(base.podsPerS).padStart(5)} pods/s in ${fmt(base.totalS, 1)} s${errs(base)}`,
+    );
+    line(
+      `  ${n}: scheduler          ${fmt(s.podsPerS).padStart(5)} pods/s in ${fmt(s.totalS, 1)} s (creates done at ${fmt(s.createdS, 1)} s)${errs(s)}`,
+    );
+    line(`  ${n}: scheduler = ${fmt(s.podsPerS / base.podsPerS, 2)}x bind-only baseline`);
+    const cycle = s.algorithm && s.algorithm.count > 0 ? mean(s.algorithm) : NaN;
+    if (s.algorithm && s.algorithm.count > 0) {
+      line(
+        `  ${n}: scheduling cycle (filter ${fmt(nodesScored(nodes))} nodes, score, select): mean ${ms(cycle)}, ` +
+          `${p99(s.algorithm)} over ${fmt(s.algorithm.count)} cycles`,
+      );
+    }
+    if (s.attempts && s.attempts.count > 0) {
+      line(
+        `  ${n}: scheduling attempt (pop to bound, incl. waiting for the API server): mean ${ms(mean(s.attempts), 0)}, ` +
+          `${p99(s.attempts)}`,
+      );
+    }
+    const cpu = s.cpuPerPodMs;
+    line(
+      `  ${n}: CPU per pod: scheduler ${fmt(cpu.scheduler, 3)} ms, apiserver ${fmt(cpu.api, 3)} ms ` +
+        `(= ${fmt(cpu.api / base.cpuPerPodMs.api, 2)}x its bind-only ${fmt(base.cpuPerPodMs.api, 3)} ms), bench client ${fmt(cpu.client, 3)} ms`,
+    );
+    cost.set(nodes, { cpu: cpu.scheduler, cycle });
+    if (nodes === 5000) rateAt5k = s.podsPerS;
+  }
+  const [first, last] = [NODE_COUNTS[0] ?? 0, NODE_COUNTS[NODE_COUNTS.length - 1] ?? 0];
+  const small = cost.get(first);
+  const large = cost.get(last);
+  if (first !== last && small && large) {
+    const nodeRatio = last / first;
+    const verdict = (r: number) =>
+      r < nodeRatio ? `sub-linear (< ${fmt(nodeRatio)})` : `NOT sub-linear (>= ${fmt(nodeRatio)})`;
+    if (!Number.isNaN(small.cycle + large.cycle))
+      line(
+        `cost per pod vs nodes: scheduling cycle ${ms(small.cycle)} at ${fmt(first)} nodes, ${ms(large.cycle)} at ${fmt(last)}: ` +
+          `ratio ${fmt(large.cycle / small.cycle, 2)}, ${verdict(large.cycle / small.cycle)}`,
+      );
+    line(
+      `cost per pod vs nodes: scheduler CPU ${fmt(small.cpu, 3)} ms at ${fmt(first)} nodes, ${fmt(large.cpu, 3)} ms at ${fmt(last)}: ` +
+        `ratio ${fmt(large.cpu / small.cpu, 2)}, ${verdict(large.cpu / small.cpu)}`,
+    );
+  }
+  if (rateAt5k !== undefined)
+    line(`at 5,000 nodes: ${fmt(rateAt5k)} pods/s, ${rateAt5k >= 500 ? 'meets' : 'below'} the target`);
+  line('target: >= 500 pods/s at 5,000 nodes; cost per pod sub-linear in nodes');
+}
