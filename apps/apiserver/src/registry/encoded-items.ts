@@ -5,11 +5,12 @@ import type { InternalObject, ResourceView } from './resource-view.js';
 const DEFAULT_MAX_CHARS = 64 * 1024 * 1024;
 
 /**
- * The JSON of list items per view, keyed by what makes a stored state unique: its
- * resourceVersion (one counter orders every write of a store) and its name. Informers relist
- * and controllers page through the same unchanged objects again and again; like the real
- * server's caching objects, the encoding is done once per state and view, not once per request.
- * One cache per store, so versions of different stores never meet.
+ * The JSON of list items and watch events per view, keyed by what makes a stored state unique:
+ * its resourceVersion (one counter orders every write of a store) and its name. Informers relist,
+ * controllers page through the same unchanged objects again and again, and every watcher of a
+ * view gets the same events; like the real server's caching objects, the encoding is done once
+ * per state, view and form, not once per request. One cache per store, so versions of different
+ * stores never meet.
  */
 export class EncodedItems<I extends InternalObject> {
   private readonly cache: LRUCache<string, string>;
@@ -23,12 +24,24 @@ export class EncodedItems<I extends InternalObject> {
 
   /** The item's JSON as a list member: without kind and apiVersion, as the real server's lists. */
   listItem(view: ResourceView<I>, item: I): string {
+    return this.cached(view, 'item', item, () => encodeItem(view, item));
+  }
+
+  /**
+   * A watch event's line (without the newline). Every watcher of a view receives the same event:
+   * it is encoded once, not once per watcher.
+   */
+  watchEvent(view: ResourceView<I>, type: string, item: I): string {
+    return this.cached(view, type, item, () => JSON.stringify({ type, object: view.encode(item) }));
+  }
+
+  private cached(view: ResourceView<I>, form: string, item: I, encode: () => string): string {
     const rv = item.metadata.resourceVersion;
-    if (rv === undefined || rv === '') return encodeItem(view, item);
-    const key = `${view.group}/${view.version}/${view.resource}\0${rv}\0${item.metadata.namespace ?? ''}/${item.metadata.name ?? ''}`;
+    if (rv === undefined || rv === '') return encode();
+    const key = `${view.group}/${view.version}/${view.resource}\0${form}\0${rv}\0${item.metadata.namespace ?? ''}/${item.metadata.name ?? ''}`;
     let text = this.cache.get(key);
     if (text === undefined) {
-      text = encodeItem(view, item);
+      text = encode();
       this.cache.set(key, text);
     }
     return text;

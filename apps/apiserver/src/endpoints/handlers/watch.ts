@@ -5,6 +5,9 @@ import { tableWatchEncoder } from '../table.js';
 import type { HandlerRequest, RequestScope } from './scope.js';
 import { tableOptions } from './table-output.js';
 
+/** Bytes a watch response may hold unsent before the stream waits for the client. */
+const WATCH_BUFFER_BYTES = 256 * 1024;
+
 /** A random duration in [min, 2*min): many watches opened together do not all end together. */
 function defaultTimeoutSeconds(min: number): number {
   return min + Math.floor(Math.random() * min);
@@ -81,11 +84,19 @@ export async function watchResource(
       } else if (tableEvent) {
         line = JSON.stringify(tableEvent(ev.type, ev.object));
       } else {
-        line = JSON.stringify({ type: ev.type, object: scope.view.encode(ev.object) });
+        line = scope.store.encodedItems.watchEvent(scope.view, ev.type, ev.object);
       }
-      // Wait for a slow client instead of buffering without bound; storage ends a watcher that
-      // falls too far behind.
-      if (!res.write(line + '\n')) await Promise.race([once(res, 'drain'), once(stop.signal, 'abort')]);
+      // Events that arrive together leave in one TLS write rather than one record each: the
+      // uncork runs once the microtasks that deliver them have run.
+      if (!res.writableCorked) {
+        res.cork();
+        process.nextTick(() => res.uncork());
+      }
+      res.write(line + '\n');
+      // Wait for a slow client instead of buffering without bound (storage ends a watcher that
+      // falls too far behind); a burst of events may fill a few buffers before that.
+      if (res.writableLength > WATCH_BUFFER_BYTES)
+        await Promise.race([once(res, 'drain'), once(stop.signal, 'abort')]);
       if (ev.type === 'ERROR' || stop.signal.aborted) break;
     }
   } catch (err) {
