@@ -4,7 +4,6 @@ import {
   generateNameConflict,
   invalid,
   invalidValue,
-  isNotFound,
   path,
   newUid,
   notFound,
@@ -15,6 +14,13 @@ import {
 import { isStorageError, type ListResult, type Storage, type WatchEvent } from '@keel/storage';
 import { EncodedItems } from './encoded-items.js';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
+import {
+  DeleteInstead,
+  finishesDeletion,
+  hasFinalizers,
+  keepDeletionMarks,
+  markDeleting,
+} from './finalizers.js';
 import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
@@ -266,6 +272,7 @@ export class GenericStore<I extends InternalObject> {
     ctx: WriteContext,
   ): Promise<{ obj: I; created: boolean }> {
     let created = false;
+    let deletingAt = '';
     const key = this.key(namespace, name);
     try {
       const obj = await this.storage.guaranteedUpdate<I>(
@@ -299,12 +306,17 @@ export class GenericStore<I extends InternalObject> {
           // Clients may leave out what the server set; what they send must match it.
           meta.uid ??= current.metadata.uid;
           meta.creationTimestamp ??= current.metadata.creationTimestamp;
+          keepDeletionMarks(obj, current);
           // Metadata update validation compares versions; an unconditional update means "the current one".
           meta.resourceVersion = current.metadata.resourceVersion;
           this.view.prepareForUpdate(obj, current);
           this.invalid(obj, this.view.validateUpdate(obj, current));
           // Recorded first: an apply conflicts, or a new co-owner joins, even when no value changes.
           this.record(obj, current, wire, ctx, now);
+          if (finishesDeletion(obj, current)) {
+            deletingAt = current.metadata.resourceVersion ?? '';
+            throw new DeleteInstead();
+          }
           const entries = (o: I) => o.metadata.managedFields ?? [];
           if (unchangedByUpdate(obj, current) && sameEntries(entries(obj), entries(current))) return current;
           delete meta.resourceVersion;
@@ -318,56 +330,61 @@ export class GenericStore<I extends InternalObject> {
       );
       return { obj, created };
     } catch (err) {
-      this.fail(err, name);
+      if (!(err instanceof DeleteInstead)) this.fail(err, name);
     }
-  }
-
-  async delete(
-    namespace: string,
-    name: string,
-    opts: { dryRun: boolean; preconditions?: { uid?: string; resourceVersion?: string } },
-  ): Promise<I> {
-    if (opts.preconditions) {
-      checkDeletePreconditions(await this.get(namespace, name), this.view.kind, opts.preconditions);
-    }
+    // The last finalizer is gone: the object goes, and the response is its last stored state.
     try {
-      return await this.storage.delete<I>(this.key(namespace, name), {
-        dryRun: opts.dryRun,
-        ...(opts.preconditions ? { precondition: opts.preconditions } : {}),
+      const obj = await this.storage.delete<I>(key, {
+        dryRun: ctx.dryRun,
+        precondition: { resourceVersion: deletingAt },
       });
+      return { obj, created: false };
     } catch (err) {
       this.fail(err, name);
     }
   }
 
-  /** Deletes every object the query selects, `workers` at a time; returns what was deleted. */
-  async deleteCollection(
+  /**
+   * Deletes an object, or, when it lists finalizers, marks it as being deleted and keeps it
+   * (`pending`) until an update removes the last one. Reads first, then writes at the version
+   * read, so a concurrent change (a finalizer added or removed) is never missed.
+   */
+  async delete(
     namespace: string,
-    q: ListQuery,
-    opts: { dryRun: boolean; workers: number },
-  ): Promise<ListResult<I>> {
-    const listed = await this.list(namespace, q);
-    const deleted: I[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < listed.items.length) {
-        const item = listed.items[next++];
-        if (!item) break;
-        try {
-          deleted.push(
-            await this.delete(
-              namespace === '' ? (item.metadata.namespace ?? '') : namespace,
-              item.metadata.name ?? '',
-              { dryRun: opts.dryRun },
-            ),
-          );
-        } catch (err) {
-          // Gone meanwhile (expired or deleted by someone else): nothing left to do for it.
-          if (!isNotFound(err)) throw err;
+    name: string,
+    opts: { dryRun: boolean; preconditions?: { uid?: string; resourceVersion?: string } },
+  ): Promise<{ obj: I; pending: boolean }> {
+    const key = this.key(namespace, name);
+    for (;;) {
+      const current = await this.get(namespace, name);
+      if (opts.preconditions) checkDeletePreconditions(current, this.view.kind, opts.preconditions);
+      const precondition = { resourceVersion: current.metadata.resourceVersion ?? '' };
+      try {
+        if (!hasFinalizers(current)) {
+          const obj = await this.storage.delete<I>(key, { dryRun: opts.dryRun, precondition });
+          return { obj, pending: false };
         }
+        if (current.metadata.deletionTimestamp) return { obj: current, pending: true };
+        const obj = await this.storage.guaranteedUpdate<I>(
+          key,
+          (latest) => {
+            if (!latest) throw notFound(this.qr, name);
+            markDeleting(latest, rfc3339Seconds(this.now()));
+            delete latest.metadata.resourceVersion;
+            return latest;
+          },
+          {
+            dryRun: opts.dryRun,
+            precondition,
+            ...(this.ttlSeconds !== undefined ? { ttlSeconds: this.ttlSeconds } : {}),
+          },
+        );
+        return { obj, pending: true };
+      } catch (err) {
+        // Changed since it was read: decide again on the new state.
+        if (isStorageError(err, 'Conflict')) continue;
+        this.fail(err, name);
       }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, opts.workers) }, worker));
-    return { ...listed, items: deleted };
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { deleteCollection } from '../../registry/delete-collection.js';
 import { writeObject } from '../respond.js';
 import { deleteOptions } from './delete.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
@@ -7,7 +8,7 @@ import type { Handler } from './scope.js';
 export const deleteCollectionResource: Handler = async (scope, r) => {
   const list = listOptions(scope.view, r);
   const opts = await deleteOptions(scope, r);
-  const result = await scope.store.deleteCollection(r.info.namespace, listQuery(list), {
+  const result = await deleteCollection(scope.store, r.info.namespace, listQuery(list), {
     dryRun: opts.dryRun,
     workers: scope.deleteCollectionWorkers,
   });

@@ -10,18 +10,25 @@ export async function deleteOptions(scope: Parameters<Handler>[0], r: Parameters
   return parseDeleteOptions(r.url.searchParams, body);
 }
 
-/** DELETE a named object: 200 with a Success Status (resources that are not graceful are gone at once). */
+/**
+ * DELETE a named object: 200 with a Success Status when it is gone, or 200 with the object itself
+ * when finalizers keep it (marked with its deletionTimestamp), as the real server answers.
+ */
 export const deleteResource: Handler = async (scope, r) => {
   const opts = await deleteOptions(scope, r);
-  const deleted = await scope.store.delete(r.info.namespace, r.info.name, {
+  const { obj, pending } = await scope.store.delete(r.info.namespace, r.info.name, {
     dryRun: opts.dryRun,
     ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
   });
+  if (pending) {
+    writeObject(r.req, r.res, r.url, 200, scope.view.encode(obj));
+    return;
+  }
   const details = {
     name: r.info.name,
     ...(scope.view.group !== '' ? { group: scope.view.group } : {}),
     kind: scope.view.resource,
-    uid: deleted.metadata.uid ?? '',
+    uid: obj.metadata.uid ?? '',
   };
   writeObject(r.req, r.res, r.url, 200, successStatus(details));
 };
