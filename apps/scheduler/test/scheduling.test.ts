@@ -150,6 +150,7 @@ describe('keel-scheduler against keel-apiserver (built processes)', () => {
       expect(value('scheduler_pending_pods{queue="active"}')).toBe(0);
       expect(value('scheduler_pending_pods{queue="gated"}')).toBe(0);
       expect(value('scheduler_pod_scheduling_attempts_count')).toBe(1);
+      expect(value('scheduler_scheduling_algorithm_duration_seconds_count')).toBe(1);
     } finally {
       await agent.close();
     }

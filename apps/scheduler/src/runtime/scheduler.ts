@@ -5,7 +5,6 @@
  */
 import type { RestClient } from '@keel/client';
 import type { Logger } from '@keel/log';
-import { exponentialBuckets, Histogram, type Registry } from 'prom-client';
 import { SchedulerCache } from '../cache/cache.js';
 import { Framework } from '../framework/framework.js';
 import type { BindPlugin, PluginFactory } from '../framework/interface.js';
@@ -27,23 +26,6 @@ import type { EventBroadcaster, ObjectReference, Recorder } from './events.js';
 import { newSchedulerInformers, type SchedulerInformers } from './informers.js';
 import { patchPodScheduledFalse } from './pod-condition.js';
 import { TimedQueue } from './timed-queue.js';
-
-/**
- * kube's scheduler_scheduling_algorithm_duration_seconds: the synchronous part of a cycle (filter,
- * score, select) for pods that found a node. Registered once per registry; a registry that
- * already has it (a second Scheduler in one process) shares it.
- */
-export function algorithmLatency(registry: Registry): Histogram {
-  const name = 'scheduler_scheduling_algorithm_duration_seconds';
-  const existing = registry.getSingleMetric(name);
-  if (existing instanceof Histogram) return existing;
-  return new Histogram({
-    name,
-    help: 'Scheduling algorithm latency in seconds',
-    buckets: exponentialBuckets(0.001, 2, 15),
-    registers: [registry],
-  });
-}
 
 /** One framework per profile, by scheduler name; throws with kube's wording on a bad profile. */
 export function buildFrameworks(
@@ -95,7 +77,6 @@ export class Scheduler {
   readonly informers: SchedulerInformers;
   private readonly recorders = new Map<string, Recorder>();
   private readonly podScheduler: PodScheduler;
-  private readonly algorithmLatency: Histogram;
   private synced = false;
 
   constructor(private readonly deps: SchedulerDeps) {
@@ -113,7 +94,6 @@ export class Scheduler {
     this.queue = new TimedQueue(inner);
     deps.metrics.setPendingPodsSource(() => this.queue.pendingCounts());
     this.podScheduler = new PodScheduler({ percentageOfNodesToScore: cfg.percentageOfNodesToScore });
-    this.algorithmLatency = algorithmLatency(deps.metrics.registry);
     for (const name of this.frameworks.keys()) this.recorders.set(name, deps.events.newRecorder(name));
     const handlers = newEventHandlers(this.cache, this.queue, new Set(this.frameworks.keys()));
     this.informers = newSchedulerInformers({ client: deps.client, handlers, logger: deps.logger });
@@ -151,7 +131,7 @@ export class Scheduler {
         this.deps.logger.v(3).info('Skip schedule deleting pod', { pod: podName(pod), why });
       },
       onError: (err) => this.deps.logger.error('Reporting a scheduling result failed', { err }),
-      observeAlgorithm: (seconds) => this.algorithmLatency.observe(seconds),
+      observeAlgorithm: (seconds) => this.deps.metrics.algorithmDuration.observe(seconds),
     };
     this.deps.logger.info('Starting scheduling', { profiles: [...this.frameworks.keys()].join(',') });
     await runSchedulerLoop(loop, signal);

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, exponentialBuckets, Gauge, Histogram, Registry } from 'prom-client';
 import type { MetricsConfig } from '@keel/metrics';
 
 /** kube's pending_pods queue labels; all four are always reported. */
@@ -20,6 +20,8 @@ export class SchedulerMetrics {
   readonly attemptDuration: Histogram<'result' | 'profile'>;
   readonly e2eDuration: Histogram<'result' | 'profile'>;
   readonly podSchedulingAttempts: Histogram;
+  /** The synchronous part of a cycle (filter, score, select) for pods that found a node. */
+  readonly algorithmDuration: Histogram;
   /** Read at every scrape: how many pods wait in each queue. */
   private pendingSource: (() => Readonly<Record<PendingQueue, number>>) | undefined;
 
@@ -65,6 +67,12 @@ export class SchedulerMetrics {
       help: 'Number of attempts to successfully schedule a pod.',
       buckets: [1, 2, 4, 8, 16],
       registers: registers('scheduler_pod_scheduling_attempts'),
+    });
+    this.algorithmDuration = new Histogram({
+      name: 'scheduler_scheduling_algorithm_duration_seconds',
+      help: 'Scheduling algorithm latency in seconds',
+      buckets: exponentialBuckets(0.001, 2, 15),
+      registers: registers('scheduler_scheduling_algorithm_duration_seconds'),
     });
     collectDefaultMetrics({ register: this.registry });
     for (const name of disabled) this.registry.removeSingleMetric(name);
