@@ -26,9 +26,18 @@ afterEach(async () => {
 async function start(extra: string[] = []): Promise<Started> {
   const port = await freePort();
   const certDir = mkdtempSync(join(tmpdir(), 'keel-sched-'));
-  const daemon = DaemonProcess.start(entry, ['--leader-elect=false', unreachable, '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, ...extra]);
+  const daemon = DaemonProcess.start(entry, [
+    '--leader-elect=false',
+    unreachable,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${port}`,
+    `--cert-dir=${certDir}`,
+    ...extra,
+  ]);
   await daemon.waitFor(/"Serving securely"/);
-  const agent = new Agent({ connect: { ca: readFileSync(join(certDir, 'platform-scheduler-ca.crt'), 'utf8') } });
+  const agent = new Agent({
+    connect: { ca: readFileSync(join(certDir, 'platform-scheduler-ca.crt'), 'utf8') },
+  });
   const started: Started = {
     daemon,
     async get(path) {
@@ -78,7 +87,10 @@ describe('keel-scheduler secure port (built, HTTPS)', () => {
   });
 
   it('leaves out metrics named in --disabled-metrics', async () => {
-    const s = await start(['--authorization-always-allow-paths=/metrics', '--disabled-metrics=scheduler_pending_pods']);
+    const s = await start([
+      '--authorization-always-allow-paths=/metrics',
+      '--disabled-metrics=scheduler_pending_pods',
+    ]);
     const r = await s.get('/metrics');
     expect(r.text).not.toContain('scheduler_pending_pods');
     expect(r.text).toContain('scheduler_schedule_attempts_total');
