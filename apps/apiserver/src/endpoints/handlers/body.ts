@@ -7,6 +7,7 @@ import {
   unsupportedMediaType,
 } from '@keel/apimachinery';
 import { parse as parseYaml } from 'yaml';
+import { decodeProtobufObject, decodesProtobuf, PROTOBUF } from './protobuf-body.js';
 
 /** Reads the whole body, refusing more than `limit` bytes with a 413 (before reading, when the length says so). */
 /** How much of an oversized body is read and discarded so the 413 reaches the client. */
@@ -58,13 +59,17 @@ export function mediaType(req: IncomingMessage): string {
 
 const OBJECT_TYPES = ['application/json', 'application/yaml'];
 
-/** Decodes a JSON or YAML object body (create, update, delete options). */
+/**
+ * Decodes a JSON or YAML object body (create, update, delete options), or a protobuf one for the
+ * kinds kubectl's generators send that way.
+ */
 export function decodeObjectBody(req: IncomingMessage, body: Buffer, kind: string): unknown {
   const type = mediaType(req);
   if (type === '' || type === 'application/json' || type === '*/*') return parseObjectJson(body, kind);
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml')
     return parseYamlText(body.toString('utf8'), kind);
-  throw unsupportedMediaType(OBJECT_TYPES);
+  if (type === PROTOBUF && decodesProtobuf(kind)) return decodeProtobufObject(body, kind);
+  throw unsupportedMediaType(decodesProtobuf(kind) ? [...OBJECT_TYPES, PROTOBUF] : OBJECT_TYPES);
 }
 
 /** Go's summarizeData: the body's first 30 bytes, as text when it is an object, else as hex. */

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { ProtoWriter } from '../openapi/protobuf.js';
+import { decodeProtobufObject, decodesProtobuf } from './protobuf-body.js';
+
+const MAGIC = Buffer.from('k8s\0', 'latin1');
+
+function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
+  const typeMeta = new ProtoWriter().string(1, apiVersion).string(2, kind).finish();
+  return Buffer.concat([MAGIC, new ProtoWriter().message(1, typeMeta).message(2, raw).finish()]);
+}
+
+const entry = (k: string, v: string) => new ProtoWriter().string(1, k).string(2, v).finish();
+
+describe('protobuf request bodies', () => {
+  it('decodes a Namespace as kubectl create namespace sends it (zero creationTimestamp left out)', () => {
+    const meta = new ProtoWriter()
+      .string(1, 'demo')
+      .message(8, Buffer.alloc(0))
+      .messages(11, [entry('team', 'a'), entry('tier', 'b')])
+      .strings(14, ['example.com/f'])
+      .finish();
+    const ns = new ProtoWriter()
+      .message(1, meta)
+      .message(2, new ProtoWriter().strings(1, ['kubernetes']).finish())
+      .message(3, Buffer.alloc(0))
+      .finish();
+    expect(decodeProtobufObject(envelope('v1', 'Namespace', ns), 'Namespace')).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'demo', labels: { team: 'a', tier: 'b' }, finalizers: ['example.com/f'] },
+      spec: { finalizers: ['kubernetes'] },
+    });
+  });
+
+  it('decodes a ConfigMap: data, binaryData as base64, immutable, times, owner references', () => {
+    const time = new ProtoWriter().int64(1, 1_700_000_000).finish();
+    const owner = new ProtoWriter()
+      .string(1, 'Pod')
+      .string(3, 'p')
+      .string(4, 'u-1')
+      .string(5, 'v1')
+      .bool(6, true)
+      .finish();
+    const meta = new ProtoWriter()
+      .string(2, 'cm-')
+      .string(3, 'ns1')
+      .message(8, time)
+      .messages(13, [owner])
+      .finish();
+    const bin = new ProtoWriter()
+      .string(1, 'raw')
+      .message(2, Buffer.from([0, 1, 2]))
+      .finish();
+    const cm = new ProtoWriter()
+      .message(1, meta)
+      .messages(2, [entry('a', '1')])
+      .messages(3, [bin])
+      .bool(4, true)
+      .int64(99, 7) // unknown fields are skipped, as Go's Unmarshal does
+      .finish();
+    expect(decodeProtobufObject(envelope('v1', 'ConfigMap', cm), 'ConfigMap')).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        generateName: 'cm-',
+        namespace: 'ns1',
+        creationTimestamp: '2023-11-14T22:13:20Z',
+        ownerReferences: [{ kind: 'Pod', name: 'p', uid: 'u-1', apiVersion: 'v1', controller: true }],
+      },
+      data: { a: '1' },
+      binaryData: { raw: 'AAEC' },
+      immutable: true,
+    });
+  });
+
+  it('refuses what is not the envelope, a truncated message or a kind it does not decode, as a 400', () => {
+    const bad = (body: Buffer) => {
+      try {
+        decodeProtobufObject(body, 'ConfigMap');
+      } catch (err) {
+        return err as { status?: { code?: number; message?: string } };
+      }
+      throw new Error('decoded');
+    };
+    expect(bad(Buffer.from('{"kind":"ConfigMap"}')).status).toMatchObject({
+      code: 400,
+      message:
+        'the object provided is unrecognized (must be of type ConfigMap): provided object is not a protobuf message',
+    });
+    const good = envelope(
+      'v1',
+      'ConfigMap',
+      new ProtoWriter().message(1, new ProtoWriter().string(1, 'x').finish()).finish(),
+    );
+    expect(bad(good.subarray(0, good.length - 1)).status?.message).toContain('unexpected EOF');
+    expect(bad(envelope('v1', 'Secret', Buffer.alloc(0))).status?.message).toContain(
+      'no kind "Secret" is registered for version "v1"',
+    );
+    expect(decodesProtobuf('ConfigMap')).toBe(true);
+    expect(decodesProtobuf('Event')).toBe(false);
+  });
+});

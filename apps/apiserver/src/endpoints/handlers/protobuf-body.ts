@@ -1,0 +1,202 @@
+import { badRequest } from '@keel/apimachinery';
+
+/**
+ * Request bodies in the Kubernetes protobuf encoding (`application/vnd.kubernetes.protobuf`):
+ * the `k8s\0` magic, a runtime.Unknown envelope (typeMeta, raw), and the object's generated
+ * message in `raw`. kubectl's generators send it (`kubectl create namespace`, `kubectl create
+ * configmap`), so the kinds they create are decoded here into the JSON wire form, which then goes
+ * through the one decode path every JSON body takes. Unknown fields are skipped, as Go's
+ * generated Unmarshal does. No protobuf library fits: they need .proto files or generated code
+ * for the Kubernetes types, and this needs a field table for a handful of messages.
+ */
+
+export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+type FieldType =
+  | 'string'
+  | 'bytes'
+  | 'bool'
+  | 'int'
+  | 'time'
+  | 'strings'
+  | 'stringMap'
+  | 'bytesMap'
+  | { readonly message: Schema; readonly repeated?: boolean };
+
+/** Field number → JSON name and type. */
+type Schema = Readonly<Record<number, readonly [name: string, type: FieldType]>>;
+
+const ownerReference: Schema = {
+  1: ['kind', 'string'],
+  3: ['name', 'string'],
+  4: ['uid', 'string'],
+  5: ['apiVersion', 'string'],
+  6: ['controller', 'bool'],
+  7: ['blockOwnerDeletion', 'bool'],
+};
+
+const objectMeta: Schema = {
+  1: ['name', 'string'],
+  2: ['generateName', 'string'],
+  3: ['namespace', 'string'],
+  5: ['uid', 'string'],
+  6: ['resourceVersion', 'string'],
+  7: ['generation', 'int'],
+  8: ['creationTimestamp', 'time'],
+  9: ['deletionTimestamp', 'time'],
+  10: ['deletionGracePeriodSeconds', 'int'],
+  11: ['labels', 'stringMap'],
+  12: ['annotations', 'stringMap'],
+  13: ['ownerReferences', { message: ownerReference, repeated: true }],
+  14: ['finalizers', 'strings'],
+};
+
+/** The kinds decoded, by `<apiVersion>/<kind>` of the envelope. */
+const kinds: Readonly<Record<string, Schema>> = {
+  'v1/Namespace': {
+    1: ['metadata', { message: objectMeta }],
+    2: ['spec', { message: { 1: ['finalizers', 'strings'] } }],
+  },
+  'v1/ConfigMap': {
+    1: ['metadata', { message: objectMeta }],
+    2: ['data', 'stringMap'],
+    3: ['binaryData', 'bytesMap'],
+    4: ['immutable', 'bool'],
+  },
+};
+
+/** Whether protobuf bodies for this (core v1) kind are decoded. */
+export function decodesProtobuf(kind: string): boolean {
+  return Object.hasOwn(kinds, `v1/${kind}`);
+}
+
+class Reader {
+  pos = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  get done(): boolean {
+    return this.pos >= this.buf.length;
+  }
+
+  varint(): bigint {
+    let result = 0n;
+    for (let shift = 0n; shift < 70n; shift += 7n) {
+      if (this.pos >= this.buf.length) throw new Error('unexpected EOF');
+      const b = this.buf[this.pos++] as number;
+      result |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return BigInt.asIntN(64, result);
+    }
+    throw new Error('proto: integer overflow');
+  }
+
+  bytes(): Buffer {
+    const n = Number(this.varint());
+    if (n < 0 || this.pos + n > this.buf.length) throw new Error('unexpected EOF');
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  skip(wireType: number): void {
+    if (wireType === 0) this.varint();
+    else if (wireType === 1) this.pos += 8;
+    else if (wireType === 2) this.bytes();
+    else if (wireType === 5) this.pos += 4;
+    else throw new Error(`proto: illegal wireType ${wireType}`);
+    if (this.pos > this.buf.length) throw new Error('unexpected EOF');
+  }
+
+  /** Calls `field` for each field of the message, with a reader positioned at its value. */
+  fields(field: (num: number, wireType: number) => void): void {
+    while (!this.done) {
+      const key = Number(this.varint());
+      field(key >>> 3, key & 7);
+    }
+  }
+}
+
+/** metav1.Time: seconds and nanos; the zero time is absent, as JSON's null. */
+function decodeTime(raw: Buffer): string | undefined {
+  let seconds = 0n;
+  const r = new Reader(raw);
+  r.fields((num, wire) => {
+    if (num === 1 && wire === 0) seconds = r.varint();
+    else r.skip(wire);
+  });
+  if (seconds === 0n) return undefined;
+  return new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function mapEntry(raw: Buffer, asBytes: boolean): [string, string] {
+  let key = '';
+  let value = '';
+  const r = new Reader(raw);
+  r.fields((num, wire) => {
+    if (wire !== 2) return r.skip(wire);
+    const b = r.bytes();
+    if (num === 1) key = b.toString('utf8');
+    else if (num === 2) value = asBytes ? b.toString('base64') : b.toString('utf8');
+  });
+  return [key, value];
+}
+
+function decodeMessage(raw: Buffer, schema: Schema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const r = new Reader(raw);
+  r.fields((num, wire) => {
+    const spec = Object.hasOwn(schema, num) ? schema[num] : undefined;
+    if (!spec) return r.skip(wire);
+    const [name, type] = spec;
+    if (type === 'bool' || type === 'int') {
+      if (wire !== 0) return r.skip(wire);
+      const v = r.varint();
+      out[name] = type === 'bool' ? v !== 0n : Number(v);
+      return;
+    }
+    if (wire !== 2) return r.skip(wire);
+    const b = r.bytes();
+    if (type === 'string') out[name] = b.toString('utf8');
+    else if (type === 'bytes') out[name] = b.toString('base64');
+    else if (type === 'time') {
+      const t = decodeTime(b);
+      if (t !== undefined) out[name] = t;
+    } else if (type === 'strings') ((out[name] ??= []) as string[]).push(b.toString('utf8'));
+    else if (type === 'stringMap' || type === 'bytesMap') {
+      const [k, v] = mapEntry(b, type === 'bytesMap');
+      ((out[name] ??= {}) as Record<string, string>)[k] = v;
+    } else if (type.repeated) ((out[name] ??= []) as unknown[]).push(decodeMessage(b, type.message));
+    else out[name] = decodeMessage(b, type.message);
+  });
+  return out;
+}
+
+/**
+ * The JSON wire form of a protobuf body, with the envelope's apiVersion and kind. A body that is
+ * not the envelope, or not decodable, is the real server's 400 for an unrecognized object.
+ */
+export function decodeProtobufObject(body: Buffer, kind: string): Record<string, unknown> {
+  const fail = (why: string) =>
+    badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why}`);
+  if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC))
+    throw fail('provided object is not a protobuf message');
+  try {
+    let typeMeta: Record<string, unknown> = {};
+    let raw: Buffer = Buffer.alloc(0);
+    const r = new Reader(body.subarray(MAGIC.length));
+    r.fields((num, wire) => {
+      if (wire !== 2) return r.skip(wire);
+      if (num === 1)
+        typeMeta = decodeMessage(r.bytes(), { 1: ['apiVersion', 'string'], 2: ['kind', 'string'] });
+      else if (num === 2) raw = r.bytes();
+      else r.skip(wire);
+    });
+    const apiVersion = typeof typeMeta['apiVersion'] === 'string' ? typeMeta['apiVersion'] : '';
+    const objKind = typeof typeMeta['kind'] === 'string' ? typeMeta['kind'] : '';
+    const schema = kinds[`${apiVersion}/${objKind}`];
+    if (!schema) throw new Error(`no kind "${objKind}" is registered for version "${apiVersion}"`);
+    return { apiVersion, kind: objKind, ...decodeMessage(raw, schema) };
+  } catch (err) {
+    throw fail((err as Error).message);
+  }
+}
