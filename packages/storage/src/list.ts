@@ -2,8 +2,8 @@ import { decodeContinue, encodeContinue } from './continue.js';
 import { tooLargeResourceVersion, tooOldResourceVersion } from './errors.js';
 import { keyAfter, keyScope } from './keys.js';
 import { decodeRaw, parseResourceVersion } from './objects.js';
-import type { PageResult, StorageBackend } from './backend.js';
-import type { ListOptions, ListResult } from './storage.js';
+import type { PageResult, RawObject, StorageBackend } from './backend.js';
+import type { ListOptions, ListResult, StoredObject } from './storage.js';
 
 /** Raw pages grow up to this size while a predicate keeps rejecting items. */
 const maxFetch = 10_000;
@@ -82,6 +82,10 @@ export async function listObjects<T>(
   opts: ListOptions<T>,
   waitMs: number,
 ): Promise<ListResult<T>> {
+  const custom = opts.decode;
+  const decode = custom
+    ? (r: RawObject): T => custom(r.key, String(r.modRV), () => decodeRaw<StoredObject>(r))
+    : (r: RawObject): T => decodeRaw<T>(r);
   const scope = keyScope(prefix, opts.recursive ?? true);
   const s = await resolveStart(backend, scope.key, opts, waitMs);
   if (!scope.recursive) {
@@ -90,7 +94,7 @@ export async function listObjects<T>(
       s,
       scope.key,
     );
-    const items = page.items.filter((r) => r.key === scope.key).map((r) => decodeRaw<T>(r));
+    const items = page.items.filter((r) => r.key === scope.key).map(decode);
     return { items: opts.predicate ? items.filter(opts.predicate) : items, resourceVersion: String(page.rv) };
   }
   const limit = Math.max(0, opts.limit ?? 0);
@@ -118,7 +122,7 @@ export async function listObjects<T>(
     const resourceVersion = String(page.rv);
     for (let i = 0; i < page.items.length; i++) {
       const raw = page.items[i]!;
-      const obj = decodeRaw<T>(raw);
+      const obj = decode(raw);
       if (!predicate || predicate(obj)) items.push(obj);
       if (limit > 0 && items.length === limit) {
         const unread = page.items.length - 1 - i;

@@ -74,6 +74,12 @@ export interface ListOptions<T> {
   /** true (default): every key under `prefix + '/'`; false: the single key `prefix`. */
   readonly recursive?: boolean;
   readonly predicate?: Predicate<T>;
+  /**
+   * Makes each listed item from its key and version instead of decoding the stored value, for a
+   * caller that keeps what it derived from a version (one write of the store) and can skip the
+   * decode: `parse` decodes the value as a plain list would. The predicate sees the result.
+   */
+  readonly decode?: (key: string, resourceVersion: string, parse: () => StoredObject) => T;
 }
 
 export interface ListResult<T> {

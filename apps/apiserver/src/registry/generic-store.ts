@@ -11,7 +11,13 @@ import {
   type LabelSelector,
   type FieldSelector,
 } from '@keel/apimachinery';
-import { isStorageError, type ListResult, type Storage, type WatchEvent } from '@keel/storage';
+import {
+  isStorageError,
+  type ListOptions as StorageListOptions,
+  type ListResult,
+  type Storage,
+  type WatchEvent,
+} from '@keel/storage';
 import { EncodedItems } from './encoded-items.js';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
 import {
@@ -25,40 +31,9 @@ import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
 import { apiVersionOf, qualifiedResource, type InternalObject, type ResourceView } from './resource-view.js';
+import type { ListQuery, StoreOptions, WriteContext } from './store-types.js';
 
-export interface WriteContext {
-  readonly dryRun: boolean;
-  /** Already resolved from the query or the User-Agent. */
-  readonly fieldManager: string;
-  /** How managedFields records the write; apply patches are `Apply`. */
-  readonly operation?: 'Apply' | 'Update';
-  /** An apply takes the fields other managers own instead of failing with a conflict. */
-  readonly force?: boolean;
-}
-
-export interface ListQuery {
-  readonly labelSelector: LabelSelector;
-  readonly fieldSelector: FieldSelector;
-  readonly limit: number;
-  readonly continue: string;
-  readonly resourceVersion: string;
-  readonly resourceVersionMatch: string;
-}
-
-export interface StoreOptions<I extends InternalObject> {
-  readonly storage: Storage;
-  readonly view: ResourceView<I>;
-  /** Key root under the store prefix, e.g. `/events`. */
-  readonly keyRoot: string;
-  /** Every write (create and update) lives this long (--event-ttl for events). */
-  readonly ttlSeconds?: number;
-  readonly now?: () => Date;
-  /**
-   * Every view of the stored object (this one included): managedFields entries recorded through
-   * another API version are compared in that version's field names.
-   */
-  readonly views?: readonly ResourceView<I>[];
-}
+export type { ListQuery, StoreOptions, WriteContext } from './store-types.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -90,7 +65,7 @@ export class GenericStore<I extends InternalObject> {
   private readonly qr: { group: string; resource: string };
   private readonly views: ReadonlyMap<string, ResourceView<I>>;
   /** List items' JSON per stored state; resourceVersions are unique within this store's storage. */
-  readonly encodedItems = new EncodedItems<I>();
+  readonly encodedItems: EncodedItems<I>;
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;
@@ -100,6 +75,9 @@ export class GenericStore<I extends InternalObject> {
     this.ttlSeconds = opts.ttlSeconds;
     this.now = opts.now ?? (() => new Date());
     this.qr = qualifiedResource(opts.view);
+    this.encodedItems = new EncodedItems<I>((o) =>
+      this.key(o.metadata.namespace ?? '', o.metadata.name ?? ''),
+    );
   }
 
   key(namespace: string, name: string): string {
@@ -137,16 +115,46 @@ export class GenericStore<I extends InternalObject> {
   }
 
   async list(namespace: string, q: ListQuery): Promise<ListResult<I>> {
+    const predicate = this.predicate(q);
+    return this.listWith<I>(namespace, q, predicate ? { predicate } : {});
+  }
+
+  /**
+   * A list of the items' list-member JSON, in this view: from the encoded cache where it holds
+   * the version, so an unchanged object is neither decoded nor encoded again; selectors need the
+   * objects, so they take the decoding path.
+   */
+  async listJson(namespace: string, q: ListQuery): Promise<ListResult<{ readonly json: string }>> {
+    const predicate = this.predicate(q);
+    if (predicate) {
+      const listed = await this.list(namespace, q);
+      return {
+        ...listed,
+        items: listed.items.map((o) => ({ json: this.encodedItems.listItem(this.view, o) })),
+      };
+    }
+    return this.listWith(namespace, q, {
+      decode: (key, rv, parse) => ({
+        // Everything under this key root was written through this store as an I.
+        json: this.encodedItems.listItemAt(this.view, key, rv, () => parse() as unknown as I),
+      }),
+    });
+  }
+
+  private async listWith<T extends object>(
+    namespace: string,
+    q: ListQuery,
+    extra: Pick<StorageListOptions<T>, 'predicate' | 'decode'>,
+  ): Promise<ListResult<T>> {
     try {
-      const predicate = this.predicate(q);
-      return await this.storage.list<I>(this.prefix(namespace), {
+      return await this.storage.list<T>(this.prefix(namespace), {
         limit: q.limit,
         ...(q.continue !== '' ? { continueKey: q.continue } : {}),
         resourceVersion: q.resourceVersion,
         ...(q.resourceVersionMatch !== ''
           ? { match: q.resourceVersionMatch as 'Exact' | 'NotOlderThan' }
           : {}),
-        ...(predicate ? { predicate } : {}),
+        ...extra,
       });
     } catch (err) {
       this.fail(err, '', 'list');

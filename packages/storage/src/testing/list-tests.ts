@@ -101,6 +101,39 @@ export function listTests(open: Open): void {
       expect(none.items).toEqual([]);
     });
 
+    it("makes items with the caller's decode, given each key, its version and the default parse", async () => {
+      const s = await open();
+      await seed(s, 5);
+      await s.guaranteedUpdate<Obj>('/things/03', (o) => ({ ...(o as Obj), spec: { n: 33 } }));
+      const plain = await s.list<Obj>('/things');
+      const seen: string[] = [];
+      const r = await s.list<{ id: string }>('/things', {
+        limit: 4,
+        decode: (key, rv, parse) => {
+          seen.push(key);
+          const o = parse() as Obj;
+          expect(o.metadata.resourceVersion).toBe(rv);
+          return { id: `${key}@${rv}:${String(o.spec?.n)}` };
+        },
+        predicate: (item) => !item.id.endsWith(':1'),
+      });
+      expect(r.items.map((i) => i.id)).toEqual(
+        plain.items
+          .filter((o) => o.spec?.n !== 1)
+          .slice(0, 4)
+          .map(
+            (o) => `/things/${o.metadata.name}@${String(o.metadata.resourceVersion)}:${String(o.spec?.n)}`,
+          ),
+      );
+      expect(seen.slice(0, 5)).toEqual([
+        '/things/00',
+        '/things/01',
+        '/things/02',
+        '/things/03',
+        '/things/04',
+      ]);
+    });
+
     it('serves an Exact resourceVersion from history', async () => {
       const s = await open();
       await seed(s, 3);

@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { ListResult } from '@keel/storage';
-import type { EncodedItems } from '../../registry/encoded-items.js';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
-import { wantsPretty, writeJson, writeObject } from '../respond.js';
+import { writeJson } from '../respond.js';
 import { listBody } from './list-body.js';
 
 /** Below this a list goes out in one write with a Content-Length, as before. */
@@ -24,29 +23,21 @@ function drained(res: ServerResponse): Promise<void> {
 
 /**
  * Writes a `<Kind>List` as the real server's streaming collection encoder does: the envelope,
- * then the items as they are encoded, so a large list starts arriving before it is all encoded
- * and is never held as one string. The bytes equal the one-shot encoding (same key order, the
- * trailing newline); pretty output and small lists take the one-shot path.
+ * then the items' JSON (each already encoded, see GenericStore.listJson), a large list in chunks
+ * so it starts arriving early and is never held as one string. The bytes equal the one-shot
+ * encoding (same key order, the trailing newline); small lists go out in one write.
  */
 export async function writeList<I extends InternalObject>(
-  req: IncomingMessage,
   res: ServerResponse,
-  url: URL,
   view: ResourceView<I>,
-  result: ListResult<I>,
-  encoded: EncodedItems<I>,
+  result: ListResult<{ readonly json: string }>,
 ): Promise<void> {
-  if (wantsPretty(req, url)) {
-    writeObject(req, res, url, 200, listBody(view, result));
-    return;
-  }
   const { items: _items, ...envelope } = listBody(view, { ...result, items: [] });
   // The envelope's own JSON without its closing brace, then the items member.
-  const head = `${JSON.stringify(envelope).slice(0, -1)},"items":[`;
-  let chunk = head;
+  let chunk = `${JSON.stringify(envelope).slice(0, -1)},"items":[`;
   let streaming = false;
   for (let i = 0; i < result.items.length; i++) {
-    chunk += (i === 0 ? '' : ',') + encoded.listItem(view, result.items[i] as I);
+    chunk += (i === 0 ? '' : ',') + (result.items[i]?.json ?? '');
     if (chunk.length >= (streaming ? CHUNK : STREAM_THRESHOLD)) {
       if (res.destroyed) return;
       if (!streaming) {

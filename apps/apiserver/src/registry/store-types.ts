@@ -1,0 +1,37 @@
+import type { FieldSelector, LabelSelector } from '@keel/apimachinery';
+import type { Storage } from '@keel/storage';
+import type { InternalObject, ResourceView } from './resource-view.js';
+
+export interface WriteContext {
+  readonly dryRun: boolean;
+  /** Already resolved from the query or the User-Agent. */
+  readonly fieldManager: string;
+  /** How managedFields records the write; apply patches are `Apply`. */
+  readonly operation?: 'Apply' | 'Update';
+  /** An apply takes the fields other managers own instead of failing with a conflict. */
+  readonly force?: boolean;
+}
+
+export interface ListQuery {
+  readonly labelSelector: LabelSelector;
+  readonly fieldSelector: FieldSelector;
+  readonly limit: number;
+  readonly continue: string;
+  readonly resourceVersion: string;
+  readonly resourceVersionMatch: string;
+}
+
+export interface StoreOptions<I extends InternalObject> {
+  readonly storage: Storage;
+  readonly view: ResourceView<I>;
+  /** Key root under the store prefix, e.g. `/events`. */
+  readonly keyRoot: string;
+  /** Every write (create and update) lives this long (--event-ttl for events). */
+  readonly ttlSeconds?: number;
+  readonly now?: () => Date;
+  /**
+   * Every view of the stored object (this one included): managedFields entries recorded through
+   * another API version are compared in that version's field names.
+   */
+  readonly views?: readonly ResourceView<I>[];
+}
