@@ -2,7 +2,7 @@ import { TestApiServer, USER_TOKEN } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS, eventBody, statusText, stores } from './support/fixtures.js';
 import { openWatch, rawRequest } from './support/http.js';
-import { TestPKI } from './support/pki.js';
+import { TestPKI } from '@keel/testing';
 
 // --authorization-mode=ABAC with a policy file: alice (token file, groups dev,qa) may only read
 // in namespace default; her group qa may read events in namespace qa; a client certificate's

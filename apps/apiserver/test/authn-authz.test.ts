@@ -3,7 +3,7 @@ import { apiServerEntry, runNode, TestApiServer, USER_TOKEN } from '@keel/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS, eventBody, statusText, stores, UNAUTHORIZED } from './support/fixtures.js';
 import { rawRequest } from './support/http.js';
-import { TestPKI, type TestCert } from './support/pki.js';
+import { TestPKI, type TestCert } from '@keel/testing';
 
 // Who is asking (static tokens, client certificates, anonymous) and what they may do
 // (AlwaysAllow, AlwaysDeny, the system:masters short-circuit), through the built daemon.

@@ -2,7 +2,7 @@ import { TestApiServer } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, expectStatus, MERGE, names, unique, type Json } from './support/core.js';
 import { stores } from './support/fixtures.js';
-import { TestPKI } from './support/pki.js';
+import { TestPKI } from '@keel/testing';
 
 const cms = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ''}`;
 const eps = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/endpoints${name ? `/${name}` : ''}`;

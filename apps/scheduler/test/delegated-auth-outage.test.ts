@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_TOKEN, DaemonProcess, freePort, TestApiServer, USER_TOKEN } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestPKI } from '../../apiserver/test/support/pki.js';
+import { TestPKI } from '@keel/testing';
 import {
   connectionConfig,
   schedulerEntry,

@@ -1,7 +1,7 @@
 import { ADMIN_TOKEN, TestApiServer, USER_TOKEN } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The API server's e2e PKI helper (openssl CLI); @keel/testing has none to share yet.
-import { TestPKI } from '../../apiserver/test/support/pki.js';
+import { TestPKI } from '@keel/testing';
 import {
   connectionConfig,
   forbiddenStatus,

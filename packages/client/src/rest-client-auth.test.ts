@@ -5,7 +5,7 @@ import { StatusError } from '@keel/apimachinery';
 import { ADMIN_TOKEN, freePort, TestApiServer, USER_TOKEN } from '@keel/testing';
 import { connectionFromUrl, loadConnectionConfig, NetworkError, RestClient } from './index.js';
 import { EVENTS, kubeconfig, tempDir, writeConfig } from './testing/fixtures.js';
-import { TestPKI } from './testing/pki.js';
+import { TestPKI } from '@keel/testing';
 
 // Every way a connection-config can say who we are and whom we trust, against the built
 // keel-apiserver: anonymous access is off (so credentials must arrive) and AlwaysDeny makes

@@ -9,3 +9,4 @@ export {
   type ApiResponse,
   type RequestOptions,
 } from './api-server.js';
+export { TestPKI, type TestCert, type LeafSpec } from './pki.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../config-error.js';
 import { signJwt } from '../testing/jwt.js';
-import { TestPKI, type TestCert } from '../testing/pki.js';
+import { TestPKI, type TestCert } from '@keel/testing';
 import { runAuthentication } from '../testing/run-authentication.js';
 import { startTlsServer, tlsRequest, type TlsServer } from '../testing/tls.js';
 import { buildAuthenticator } from './build.js';

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../config-error.js';
-import { TestPKI, type TestCert } from '../testing/pki.js';
+import { TestPKI, type TestCert } from '@keel/testing';
 import { parseCertificates, readCABundleFile, verifyClientChain } from './cert-chain.js';
 
 const pki = new TestPKI();

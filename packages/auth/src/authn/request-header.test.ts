@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestPKI, type TestCert } from '../testing/pki.js';
+import { TestPKI, type TestCert } from '@keel/testing';
 import { startTlsServer, tlsRequest, type TlsServer } from '../testing/tls.js';
 import { parseCertificates } from './cert-chain.js';
 import { stripCredentialHeaders } from './headers.js';

@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../config-error.js';
-import { TestPKI } from '../testing/pki.js';
+import { TestPKI } from '@keel/testing';
 import { loadServiceAccountKeys, parsePublicKeysPem } from './service-account-keys.js';
 
 const pki = new TestPKI();

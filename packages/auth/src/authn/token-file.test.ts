@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../config-error.js';
-import { TestPKI } from '../testing/pki.js';
+import { TestPKI } from '@keel/testing';
 import { loadTokenFile, TokenFileAuthenticator } from './token-file.js';
 
 const pki = new TestPKI();

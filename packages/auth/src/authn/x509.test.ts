@@ -1,6 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestPKI, type TestCert } from '../testing/pki.js';
+import { TestPKI, type TestCert } from '@keel/testing';
 import { startTlsServer, tlsRequest, type TlsServer } from '../testing/tls.js';
 import { certificateIdentifier, parseCertificates } from './cert-chain.js';
 import { newAuthenticationContext, type Authenticator } from './types.js';

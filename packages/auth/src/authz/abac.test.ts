@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../config-error.js';
-import { TestPKI } from '../testing/pki.js';
+import { TestPKI } from '@keel/testing';
 import { ABACAuthorizer, loadPolicyFile, policyMatches } from './abac.js';
 import { decodePolicyLine, PolicyDecodeError } from './abac-policy.js';
 import type { Attributes } from './types.js';

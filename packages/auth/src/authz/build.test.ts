@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NamedFlagSets, parseArgs } from '@keel/flags';
 import { ConfigError } from '../config-error.js';
 import { BuiltInAuthorizationOptions, type AuthorizationConfig } from '../options/authorization-options.js';
-import { TestPKI } from '../testing/pki.js';
+import { TestPKI } from '@keel/testing';
 import { buildAuthorizer } from './build.js';
 import type { Attributes } from './types.js';
 

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestCert } from './pki.js';
+import type { TestCert } from '@keel/testing';
 
 /** What the test server's handler sends back: anything JSON-serialisable. */
 export type Handler = (req: IncomingMessage) => Promise<unknown>;

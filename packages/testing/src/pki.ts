@@ -27,7 +27,7 @@ const REQ_CONFIG = '[req]\ndistinguished_name = dn\nprompt = no\n[dn]\nCN = unus
 
 /** Test certificates made with the openssl CLI in a private temporary directory. */
 export class TestPKI {
-  readonly dir = mkdtempSync(join(tmpdir(), 'keel-auth-pki-'));
+  readonly dir = mkdtempSync(join(tmpdir(), 'keel-pki-'));
   private n = 0;
 
   cleanup(): void {
@@ -95,6 +95,11 @@ export class TestPKI {
     this.csr(f, subject || '/O=none');
     this.sign(f, issuer, spec.days ?? 2);
     return this.read(f);
+  }
+
+  /** A client certificate: CN is the user ('' for none), each O a group; days -1 is expired. */
+  client(issuer: TestCert, cn: string, orgs: readonly string[] = [], days?: number): TestCert {
+    return this.leaf(issuer, { cn, orgs, ...(days !== undefined ? { days } : {}) });
   }
 
   /** A server certificate for 127.0.0.1 under its own CA. */
