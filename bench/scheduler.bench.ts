@@ -57,7 +57,16 @@ async function timedRun(
   const errorsBefore = c.errors;
   const samples: string[] = [];
   const sampler =
-    TRACE && sample ? setInterval(() => void sample().then((v) => samples.push(v)), 1000) : undefined;
+    TRACE && sample
+      ? setInterval(
+          () =>
+            void sample().then(
+              (v) => samples.push(v),
+              () => samples.push('?'),
+            ),
+          1000,
+        )
+      : undefined;
   await pool(PODS, CONCURRENCY, work);
   const createdAt = now();
   const w = await watch.done;

@@ -138,15 +138,15 @@ export class Cluster {
     const bound = new Set<string>();
     const boundAt: number[] = [];
     const selector = encodeURIComponent('spec.nodeName!=');
-    const open = (rv: string) =>
-      request(
+    const open = async (rv: string) => {
+      const r = await request(
         `${this.api.url}/api/v1/namespaces/${NS}/pods?watch=true&fieldSelector=${selector}&resourceVersion=${rv}`,
-        {
-          headers: AUTH,
-          dispatcher: this.agent,
-          signal: ac.signal,
-        },
+        { headers: AUTH, dispatcher: this.agent, signal: ac.signal },
       );
+      // A refused watch is a Status body, not a stream: the run ends with what it saw.
+      if (r.statusCode !== 200) throw new Error(`watch: ${r.statusCode} ${await r.body.text()}`);
+      return r;
+    };
     const relist = async () => {
       const l = await this.get<{
         metadata: { resourceVersion: string };

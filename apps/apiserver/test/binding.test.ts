@@ -190,6 +190,8 @@ describe.each(stores)('binding a pod that is being deleted (%s store)', (_store,
     // The finalizer keeps the deleted pod, marked with its deletionTimestamp.
     const marked = await expectStatus(server.request('DELETE', podPath(ns, 'leaving')), 200);
     expect((marked['metadata'] as Json)['deletionTimestamp']).toBeDefined();
+    // Marking bumps the generation a pod tracks (kube's markAsDeleting).
+    expect((marked['metadata'] as Json)['generation']).toBe(2);
     const r = await server.request('POST', podPath(ns, 'leaving', 'binding'), {
       body: bindingBody('leaving', 'n1'),
     });

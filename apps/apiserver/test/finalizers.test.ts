@@ -46,17 +46,25 @@ describe.each(stores)('deletion with finalizers (%s store)', (_store, redisUrl) 
     const again = await expectStatus(server.request('DELETE', cms(ns, 'held')), 200);
     expect(meta(again)['resourceVersion']).toBe(meta(marked)['resourceVersion']);
 
-    // Removing the last finalizer deletes it; the answer is its last stored state.
+    // Removing the last finalizer writes that update, then deletes the object at its version;
+    // the answer is the state just written.
     const last = await expectStatus(
       server.request('PATCH', cms(ns, 'held'), {
-        body: { metadata: { finalizers: null } },
+        body: { metadata: { finalizers: null }, data: { a: 'last' } },
         contentType: MERGE,
       }),
       200,
     );
     expect(meta(last)['name']).toBe('held');
+    expect(meta(last)['finalizers']).toBeUndefined();
+    expect(last['data']).toEqual({ a: 'last' });
     expect((await server.request('GET', cms(ns, 'held'))).status).toBe(404);
-    expect((await watch.next()).type).toBe('DELETED');
+    const modified = await watch.next();
+    expect(modified.type).toBe('MODIFIED');
+    expect(meta(modified.object)['finalizers']).toBeUndefined();
+    const deleted = await watch.next();
+    expect(deleted.type).toBe('DELETED');
+    expect(deleted.object['data']).toEqual({ a: 'last' });
     watch.close();
   });
 

@@ -63,6 +63,16 @@ describe('TokenReview', () => {
     expect((r.json as Json)['status']).toEqual({ user: {}, error: 'invalid bearer token' });
   });
 
+  it('never answers with the anonymous fallback: a token the header parser would drop or split is not authenticated', async () => {
+    // The server runs with --anonymous-auth (the default): a request without credentials is
+    // system:anonymous, but a review is about the token alone.
+    for (const token of [' ', ' admin-token', 'admin-token extra']) {
+      const r = await server.request('POST', TOKEN_REVIEWS, { body: tokenReview(token) });
+      expect([token, r.status]).toEqual([token, 201]);
+      expect([token, (r.json as Json)['status']]).toEqual([token, { user: {} }]);
+    }
+  });
+
   it('refuses an empty token, other verbs and a namespaced path', async () => {
     const empty = await server.request('POST', TOKEN_REVIEWS, { body: tokenReview('') });
     expect(empty.status).toBe(400);

@@ -4,7 +4,7 @@ import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecyc
 import type { Logger } from '@keel/log';
 import { SchedulerCommandOptions, schedulerCommand, type SchedulerConfig } from './command.js';
 import { resolveConnection } from './runtime/connection.js';
-import { EXIT_LEADERSHIP_LOST, SchedulerRuntime } from './runtime/runtime.js';
+import { SchedulerRuntime } from './runtime/runtime.js';
 import { profileErrors } from './runtime/scheduler.js';
 import { SchedulerMetrics } from './server/metrics.js';
 import { serveSecurePort } from './server/secure-port.js';
@@ -37,9 +37,6 @@ function complete(options: SchedulerCommandOptions): Completion<SchedulerRunConf
   if (errors.length > 0 || !connection) return { errors };
   return { config: { ...done.config, connection }, warnings: [...(done.warnings ?? []), ...warnings] };
 }
-
-/** How long a process that lost its lease may take to wind down before it is made to exit. */
-const LOST_EXIT_GRACE_MS = 5_000;
 
 async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSignal): Promise<number> {
   logger.info('Starting Keel scheduler', {
@@ -76,11 +73,6 @@ async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSign
     signal.removeEventListener('abort', announce);
     shutdown.abort();
     await server?.shutdown({ sendRetryAfter: false, drainTimeoutMs: 10_000 });
-  }
-  if (code === EXIT_LEADERSHIP_LOST) {
-    // A replica that lost its lease must be restarted by its supervisor, never linger: should a
-    // handle keep the event loop alive, this (otherwise idle) timer ends the process anyway.
-    setTimeout(() => process.exit(EXIT_LEADERSHIP_LOST), LOST_EXIT_GRACE_MS).unref();
   }
   return code;
 }

@@ -1,54 +1,55 @@
 import { LRUCache } from 'lru-cache';
+import type { Storage } from '@keel/storage';
 import type { InternalObject, ResourceView } from './resource-view.js';
 
-/** Encoded list items kept, in string length (≈ bytes of JSON). */
-const DEFAULT_MAX_CHARS = 64 * 1024 * 1024;
+/** Encoded list items and watch events kept per storage, in string length (≈ bytes of JSON). */
+const MAX_CHARS = 64 * 1024 * 1024;
+
+/** An object as a member of a list: without kind and apiVersion, as the real server's lists. */
+export function listMember<I extends InternalObject>(
+  view: ResourceView<I>,
+  item: I,
+): Record<string, unknown> {
+  const { kind: _k, apiVersion: _a, ...rest } = view.encode(item);
+  return rest;
+}
 
 /**
- * The JSON of list items and watch events per view, keyed by what makes a stored state unique:
- * its storage key and resourceVersion (one counter orders every write of a store). Informers
- * relist, controllers page through the same unchanged objects again and again, and every watcher
- * of a view gets the same events; like the real server's caching objects, the encoding is done
- * once per state, view and form, not once per request. One cache per store, so versions of
- * different stores never meet.
+ * The JSON of list items and watch events, keyed by what makes a stored state unique: its
+ * storage key and resourceVersion (one counter orders every write of a storage), and by view and
+ * form. Informers relist, controllers page through the same unchanged objects again and again,
+ * and every watcher of a view gets the same events; like the real server's caching objects, the
+ * encoding is done once per state, view and form, not once per request. One cache per storage,
+ * shared by every store on it (one memory bound), so versions of different storages never meet.
  */
-export class EncodedItems<I extends InternalObject> {
-  private readonly cache: LRUCache<string, string>;
+export class EncodedItems {
+  private readonly cache = new LRUCache<string, string>({
+    maxSize: MAX_CHARS,
+    sizeCalculation: (text, key) => text.length + key.length,
+  });
 
-  /** `keyOf` gives an object's storage key. */
-  constructor(
-    private readonly keyOf: (item: I) => string,
-    maxChars = DEFAULT_MAX_CHARS,
-  ) {
-    this.cache = new LRUCache<string, string>({
-      maxSize: maxChars,
-      sizeCalculation: (text, key) => text.length + key.length,
-    });
+  /** The item's JSON as a list member; `load` gives the object only on a miss. */
+  listItem<I extends InternalObject>(
+    view: ResourceView<I>,
+    storageKey: string,
+    rv: string,
+    load: () => I,
+  ): string {
+    return this.cached(view, 'item', storageKey, rv, () => JSON.stringify(listMember(view, load())));
   }
 
-  /** The item's JSON as a list member: without kind and apiVersion, as the real server's lists. */
-  listItem(view: ResourceView<I>, item: I): string {
+  /** A watch event's line (without the newline), encoded once for all watchers of the view. */
+  watchEvent<I extends InternalObject>(
+    view: ResourceView<I>,
+    type: string,
+    storageKey: string,
+    item: I,
+  ): string {
     const rv = item.metadata.resourceVersion ?? '';
-    return this.cached(view, 'item', this.keyOf(item), rv, () => encodeItem(view, item));
+    return this.cached(view, type, storageKey, rv, () => JSON.stringify({ type, object: view.encode(item) }));
   }
 
-  /** The same by storage key and version; `load` decodes the stored object only on a miss. */
-  listItemAt(view: ResourceView<I>, storageKey: string, rv: string, load: () => I): string {
-    return this.cached(view, 'item', storageKey, rv, () => encodeItem(view, load()));
-  }
-
-  /**
-   * A watch event's line (without the newline). Every watcher of a view receives the same event:
-   * it is encoded once, not once per watcher.
-   */
-  watchEvent(view: ResourceView<I>, type: string, item: I): string {
-    const rv = item.metadata.resourceVersion ?? '';
-    return this.cached(view, type, this.keyOf(item), rv, () =>
-      JSON.stringify({ type, object: view.encode(item) }),
-    );
-  }
-
-  private cached(
+  private cached<I extends InternalObject>(
     view: ResourceView<I>,
     form: string,
     storageKey: string,
@@ -66,7 +67,14 @@ export class EncodedItems<I extends InternalObject> {
   }
 }
 
-function encodeItem<I extends InternalObject>(view: ResourceView<I>, item: I): string {
-  const { kind: _k, apiVersion: _a, ...rest } = view.encode(item);
-  return JSON.stringify(rest);
+const byStorage = new WeakMap<Storage, EncodedItems>();
+
+/** The one cache of a storage. */
+export function encodedItemsFor(storage: Storage): EncodedItems {
+  let items = byStorage.get(storage);
+  if (!items) {
+    items = new EncodedItems();
+    byStorage.set(storage, items);
+  }
+  return items;
 }

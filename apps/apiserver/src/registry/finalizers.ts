@@ -8,8 +8,13 @@ import type { InternalObject } from './resource-view.js';
 
 export const hasFinalizers = (obj: InternalObject): boolean => (obj.metadata.finalizers?.length ?? 0) > 0;
 
-/** Marks an object as being deleted; an object already marked keeps its marks. */
+/**
+ * Marks an object as being deleted; an object already marked keeps its marks. Marking bumps a
+ * tracked generation (kube's markAsDeleting), so controllers comparing observedGeneration see it.
+ */
 export function markDeleting(obj: InternalObject, timestamp: string): void {
+  const meta = obj.metadata;
+  if (!meta.deletionTimestamp && (meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
   obj.metadata.deletionTimestamp ??= timestamp;
   obj.metadata.deletionGracePeriodSeconds ??= 0;
 }
@@ -25,13 +30,6 @@ export function keepDeletionMarks(obj: InternalObject, current: InternalObject):
     meta.deletionGracePeriodSeconds ??= old.deletionGracePeriodSeconds;
 }
 
-/** An update that takes the last finalizer off an object being deleted deletes it instead. */
+/** An update that takes the last finalizer off an object being deleted also deletes it. */
 export const finishesDeletion = (obj: InternalObject, current: InternalObject): boolean =>
   Boolean(current.metadata.deletionTimestamp) && !hasFinalizers(obj);
-
-/** Raised inside a storage update to leave it and delete the object instead. */
-export class DeleteInstead extends Error {
-  constructor() {
-    super('the update removed the last finalizer of an object being deleted');
-  }
-}

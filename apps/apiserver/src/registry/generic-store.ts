@@ -18,15 +18,9 @@ import {
   type Storage,
   type WatchEvent,
 } from '@keel/storage';
-import { EncodedItems } from './encoded-items.js';
+import { encodedItemsFor, type EncodedItems } from './encoded-items.js';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
-import {
-  DeleteInstead,
-  finishesDeletion,
-  hasFinalizers,
-  keepDeletionMarks,
-  markDeleting,
-} from './finalizers.js';
+import { finishesDeletion, hasFinalizers, keepDeletionMarks, markDeleting } from './finalizers.js';
 import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
@@ -64,8 +58,8 @@ export class GenericStore<I extends InternalObject> {
   private readonly now: () => Date;
   private readonly qr: { group: string; resource: string };
   private readonly views: ReadonlyMap<string, ResourceView<I>>;
-  /** List items' JSON per stored state; resourceVersions are unique within this store's storage. */
-  readonly encodedItems: EncodedItems<I>;
+  /** List items' and watch events' JSON per stored state, shared by the stores of this storage. */
+  private readonly encoded: EncodedItems;
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;
@@ -75,9 +69,7 @@ export class GenericStore<I extends InternalObject> {
     this.ttlSeconds = opts.ttlSeconds;
     this.now = opts.now ?? (() => new Date());
     this.qr = qualifiedResource(opts.view);
-    this.encodedItems = new EncodedItems<I>((o) =>
-      this.key(o.metadata.namespace ?? '', o.metadata.name ?? ''),
-    );
+    this.encoded = encodedItemsFor(opts.storage);
   }
 
   key(namespace: string, name: string): string {
@@ -127,18 +119,29 @@ export class GenericStore<I extends InternalObject> {
   async listJson(namespace: string, q: ListQuery): Promise<ListResult<{ readonly json: string }>> {
     const predicate = this.predicate(q);
     if (predicate) {
-      const listed = await this.list(namespace, q);
+      const listed = await this.listWith<I>(namespace, q, { predicate });
       return {
         ...listed,
-        items: listed.items.map((o) => ({ json: this.encodedItems.listItem(this.view, o) })),
+        items: listed.items.map((o) => ({
+          json: this.encoded.listItem(this.view, this.keyOf(o), o.metadata.resourceVersion ?? '', () => o),
+        })),
       };
     }
     return this.listWith(namespace, q, {
       decode: (key, rv, parse) => ({
         // Everything under this key root was written through this store as an I.
-        json: this.encodedItems.listItemAt(this.view, key, rv, () => parse() as unknown as I),
+        json: this.encoded.listItem(this.view, key, rv, () => parse() as unknown as I),
       }),
     });
+  }
+
+  /** A watch event's JSON line (without the newline), encoded once for every watcher. */
+  watchLine(type: string, obj: I): string {
+    return this.encoded.watchEvent(this.view, type, this.keyOf(obj), obj);
+  }
+
+  private keyOf(obj: I): string {
+    return this.key(obj.metadata.namespace ?? '', obj.metadata.name ?? '');
   }
 
   private async listWith<T extends object>(
@@ -280,7 +283,7 @@ export class GenericStore<I extends InternalObject> {
     ctx: WriteContext,
   ): Promise<{ obj: I; created: boolean }> {
     let created = false;
-    let deletingAt = '';
+    let finishing = false;
     const key = this.key(namespace, name);
     try {
       const obj = await this.storage.guaranteedUpdate<I>(
@@ -321,10 +324,7 @@ export class GenericStore<I extends InternalObject> {
           this.invalid(obj, this.view.validateUpdate(obj, current));
           // Recorded first: an apply conflicts, or a new co-owner joins, even when no value changes.
           this.record(obj, current, wire, ctx, now);
-          if (finishesDeletion(obj, current)) {
-            deletingAt = current.metadata.resourceVersion ?? '';
-            throw new DeleteInstead();
-          }
+          finishing = finishesDeletion(obj, current);
           const entries = (o: I) => o.metadata.managedFields ?? [];
           if (unchangedByUpdate(obj, current) && sameEntries(entries(obj), entries(current))) return current;
           delete meta.resourceVersion;
@@ -336,19 +336,26 @@ export class GenericStore<I extends InternalObject> {
           ...(this.ttlSeconds !== undefined ? { ttlSeconds: this.ttlSeconds } : {}),
         },
       );
+      if (finishing && !ctx.dryRun) return { obj: await this.deleteFinished(key, obj), created };
       return { obj, created };
     } catch (err) {
-      if (!(err instanceof DeleteInstead)) this.fail(err, name);
-    }
-    // The last finalizer is gone: the object goes, and the response is its last stored state.
-    try {
-      const obj = await this.storage.delete<I>(key, {
-        dryRun: ctx.dryRun,
-        precondition: { resourceVersion: deletingAt },
-      });
-      return { obj, created: false };
-    } catch (err) {
       this.fail(err, name);
+    }
+  }
+
+  /**
+   * The update that removed the last finalizer of an object being deleted is written (watchers
+   * see it), then the object is deleted at that version, as the real registry does; the
+   * response is the state just written. Someone else finishing it first is no failure.
+   */
+  private async deleteFinished(key: string, written: I): Promise<I> {
+    try {
+      return await this.storage.delete<I>(key, {
+        precondition: { resourceVersion: written.metadata.resourceVersion ?? '' },
+      });
+    } catch (err) {
+      if (isStorageError(err, 'KeyNotFound')) return written;
+      this.fail(err, written.metadata.name ?? '');
     }
   }
 

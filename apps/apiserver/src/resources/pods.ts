@@ -1,4 +1,4 @@
-import { badRequest, conflict, notFound, StatusError } from '@keel/apimachinery';
+import { badRequest, notFound } from '@keel/apimachinery';
 import {
   admitPodPriority,
   applyBinding,
@@ -17,12 +17,10 @@ import type { ScopeDefaults } from '../server/server.js';
 import { installStored, statusSubresource } from './stored.js';
 
 const PODS = { group: '', resource: 'pods' };
-const PODS_BINDING = { group: '', resource: 'pods/binding' };
 
 /**
  * BindingREST's assignment: one guaranteed update of the pod (coreapi's applyBinding refuses a
  * pod that is assigned, being deleted or gated, and checks the Binding's uid/resourceVersion).
- * Errors that are not API errors are the real server's 409 on `pods/binding`.
  */
 export function podBinder(
   storage: Storage,
@@ -44,13 +42,9 @@ export function podBinder(
         { dryRun },
       );
     } catch (err) {
-      const translated = interpretStorageError(err, PODS, name);
-      if (translated instanceof StatusError) throw translated;
-      throw conflict(
-        PODS_BINDING,
-        name,
-        translated instanceof Error ? translated.message : String(translated),
-      );
+      // applyBinding's refusals are already the real 409s; storage errors get their usual codes
+      // and anything else stays an internal error.
+      throw interpretStorageError(err, PODS, name);
     }
   };
 }

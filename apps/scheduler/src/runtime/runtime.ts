@@ -19,6 +19,9 @@ import { EVENT_WRITES_IN_FLIGHT, limitWrites, SCHEDULER_WRITES_IN_FLIGHT } from 
 /** Exit status after losing the lease (kube-scheduler's klog.FlushAndExit(..., 1)). */
 export const EXIT_LEADERSHIP_LOST = 1;
 
+/** How long a process that lost its lease may take to wind down before it is made to exit. */
+const LOST_EXIT_GRACE_MS = 5_000;
+
 export interface RuntimeOptions {
   readonly settings: SchedulerSettings;
   readonly connection: Connection;
@@ -81,6 +84,11 @@ export class SchedulerRuntime {
       const result = await this.elect(scheduler, lockEvents, signal, !delay);
       if (result === 'lost') {
         logger.error('Leaderelection lost');
+        // kube-scheduler exits at once. The clean-up below (informers, event flushes, clients,
+        // then the secure port) gets a short grace, and should anything in it hang, this
+        // otherwise idle timer ends the process anyway: a replica that lost its lease must be
+        // restarted by its supervisor, never linger.
+        setTimeout(() => process.exit(EXIT_LEADERSHIP_LOST), LOST_EXIT_GRACE_MS).unref();
         return EXIT_LEADERSHIP_LOST;
       }
       return 0;

@@ -5,6 +5,7 @@ import {
   type ListOptions,
 } from '@keel/apimachinery';
 import type { ListResult } from '@keel/storage';
+import { listMember } from '../../registry/encoded-items.js';
 import type { ListQuery } from '../../registry/generic-store.js';
 import { apiVersionOf, type InternalObject, type ResourceView } from '../../registry/resource-view.js';
 import type { HandlerRequest } from './scope.js';
@@ -49,9 +50,6 @@ export function listBody<I extends InternalObject>(
     kind: view.listKind,
     apiVersion: apiVersionOf(view),
     metadata,
-    items: result.items.map((item) => {
-      const { kind: _k, apiVersion: _a, ...rest } = view.encode(item);
-      return rest;
-    }),
+    items: result.items.map((item) => listMember(view, item)),
   };
 }

@@ -110,8 +110,11 @@ class Reader {
   /** Calls `field` for each field of the message, with a reader positioned at its value. */
   fields(field: (num: number, wireType: number) => void): void {
     while (!this.done) {
-      const key = Number(this.varint());
-      field(key >>> 3, key & 7);
+      const key = this.varint();
+      // Go's generated Unmarshal: field 0 and keys past 32 bits are illegal.
+      if (key <= 0n || key >= 1n << 32n || key >> 3n === 0n)
+        throw new Error(`proto: illegal tag ${key >> 3n}`);
+      field(Number(key >> 3n), Number(key & 7n));
     }
   }
 }

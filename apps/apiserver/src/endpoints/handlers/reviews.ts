@@ -1,5 +1,6 @@
 import type { Logger } from '@keel/log';
 import {
+  ANONYMOUS_USER,
   INVALID_BEARER_TOKEN,
   isUser,
   newAuthenticationContext,
@@ -66,13 +67,21 @@ export function tokenReviewHandler(
     const { object: review } = await readCreateOnlyBody(r, scope.maxRequestBodyBytes, 'TokenReview', (body) =>
       decodeTokenReview(body, r.info.namespace),
     );
-    const header = `Bearer ${review.spec?.token ?? ''}`;
-    const outcome = await authenticator.authenticate(
-      { headers: { authorization: header }, rawHeaders: ['Authorization', header], socket: null },
-      newAuthenticationContext(),
-    );
+    const token = review.spec?.token ?? '';
+    // The chain is the one requests go through; only its token authenticators may answer a
+    // review: a token the header parser would split or drop never reaches them, and the
+    // anonymous fallback (no credentials) is no answer about a token.
+    const header = `Bearer ${token}`;
+    const outcome = /\s/.test(token)
+      ? undefined
+      : await authenticator.authenticate(
+          { headers: { authorization: header }, rawHeaders: ['Authorization', header], socket: null },
+          newAuthenticationContext(),
+        );
     let result: TokenReviewResult;
-    if (isUser(outcome)) {
+    if (isUser(outcome) && outcome.user.name === ANONYMOUS_USER) {
+      result = { authenticated: false };
+    } else if (isUser(outcome)) {
       const auds = reviewAudiences(review.spec?.audiences ?? [], apiAudiences);
       const { name, uid, groups, extra } = outcome.user;
       result =

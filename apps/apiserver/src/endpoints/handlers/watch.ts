@@ -84,7 +84,7 @@ export async function watchResource(
       } else if (tableEvent) {
         line = JSON.stringify(tableEvent(ev.type, ev.object));
       } else {
-        line = scope.store.encodedItems.watchEvent(scope.view, ev.type, ev.object);
+        line = scope.store.watchLine(ev.type, ev.object);
       }
       // Events that arrive together leave in one TLS write rather than one record each: the
       // uncork runs once the microtasks that deliver them have run.
@@ -96,7 +96,9 @@ export async function watchResource(
       // Wait for a slow client instead of buffering without bound (storage ends a watcher that
       // falls too far behind); a burst of events may fill a few buffers before that.
       if (res.writableLength > WATCH_BUFFER_BYTES)
-        await Promise.race([once(res, 'drain'), once(stop.signal, 'abort')]);
+        // once() with the signal removes its listeners either way: a long watch to a slow
+        // client does not pile them up.
+        await once(res, 'drain', { signal: stop.signal }).catch(() => undefined);
       if (ev.type === 'ERROR' || stop.signal.aborted) break;
     }
   } catch (err) {
