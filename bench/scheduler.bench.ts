@@ -11,15 +11,12 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { ADMIN_TOKEN, DaemonProcess, freePort } from '@keel/testing';
+import { ADMIN_TOKEN, DaemonProcess, freePort, schedulerEntry } from '@keel/testing';
 import { cpuSeconds, histogram, minus, quantileBound, type Histogram } from './support/process-stats.js';
 import { Cluster, CONCURRENCY, pool } from './support/scheduler-cluster.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const schedulerEntry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
 const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
 const NODE_COUNTS = (process.env['BENCH_NODES'] ?? '1000,5000').split(',').map(Number);
 /** BENCH_TRACE=1 prints how many pods were bound in each second of a run. */

@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DaemonProcess, runNode, specOptions } from '@keel/testing';
+import { DaemonProcess, runNode, specOptions, schedulerEntry } from '@keel/testing';
 import { describe, expect, it } from 'vitest';
 
 // These run the BUILT entry point with plain node: vitest resolves CommonJS named imports that
 // real Node rejects, so only this catches a daemon that cannot start outside the test runner.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const entry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
+const entry = schedulerEntry;
 // The scheduler refuses to start without an API server to talk to; nothing listens on port 1, so
 // it runs with its informers retrying, which is all these tests need.
 const unreachable = '--master=https://127.0.0.1:1';

@@ -4,13 +4,9 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ADMIN_TOKEN, DaemonProcess, TestApiServer } from '@keel/testing';
+import { join } from 'node:path';
+import { ADMIN_TOKEN, DaemonProcess, TestApiServer, schedulerEntry } from '@keel/testing';
 import { expect } from 'vitest';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const schedulerEntry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
 
 /** Short leader election timings: a dead leader is replaced within about 3 s. */
 export const FAST_ELECTION = [

@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADMIN_TOKEN, DaemonProcess, freePort, TestApiServer, USER_TOKEN } from '@keel/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestPKI } from '@keel/testing';
 import {
-  connectionConfig,
+  ADMIN_TOKEN,
+  DaemonProcess,
+  freePort,
   schedulerEntry,
-  startScheduler,
-  type RunningScheduler,
-} from './delegated-auth-support.js';
+  TestApiServer,
+  TestPKI,
+  USER_TOKEN,
+} from '@keel/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionConfig, startScheduler, type RunningScheduler } from './delegated-auth-support.js';
 
 // What the scheduler's secure port does when the API server it delegates to cannot be reached:
 // at start-up (the ConfigMap lookup and --authentication-tolerate-lookup-failure) and later

@@ -1,16 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ADMIN_TOKEN, DaemonProcess, freePort } from '@keel/testing';
+import { join } from 'node:path';
+import { ADMIN_TOKEN, DaemonProcess, freePort, schedulerEntry } from '@keel/testing';
 import { Agent, request } from 'undici';
 import { expect } from 'vitest';
 
 // Shared by the delegated-auth*.test.ts files: a connection-config file for an API server, and
 // the built scheduler with HTTPS on a free port plus a client for it.
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const schedulerEntry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
 
 /** A connection-config (JSON, which is YAML) for `server`, trusting `ca`, as `token`. */
 export function connectionConfig(dir: string, server: string, ca: string, token = ADMIN_TOKEN): string {

@@ -1,13 +1,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DaemonProcess, freePort } from '@keel/testing';
+import { join } from 'node:path';
+import { DaemonProcess, freePort, schedulerEntry } from '@keel/testing';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const entry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
+const entry = schedulerEntry;
 /** The scheduler needs an API server address to start; nothing listens on port 1. */
 const unreachable = '--master=https://127.0.0.1:1';
 

@@ -1,9 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonProcess, runNode } from '@keel/testing';
+import { DaemonProcess, runNode, schedulerEntry } from '@keel/testing';
 import { describe, expect, it } from 'vitest';
-import { schedulerEntry } from './cluster.js';
 
 // What the built scheduler does before it can schedule: find its API server.
 const noInCluster = { KUBERNETES_SERVICE_HOST: '', KUBERNETES_SERVICE_PORT: '' };

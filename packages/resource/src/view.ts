@@ -4,7 +4,7 @@
  * reads what it knows and may use the rest (invalidKind, prepareForCreate/prepareForUpdate).
  * Packages add what their resources need on top (patch schemas, label conversion, status hooks).
  */
-import type { FieldError, GroupKind } from '@keel/apimachinery';
+import type { FieldError, FieldLabelConverter, GroupKind, SmpSchema } from '@keel/apimachinery';
 import type { ObjectMeta } from './object-meta.js';
 import type { TableColumn } from './table-util.js';
 import { decodeTyped, groupVersionString, type KindTarget } from './type-meta.js';
@@ -59,6 +59,13 @@ export interface ResourceView<I extends StoredObject> {
   validateUpdate(obj: I, old: I): FieldError[];
   /** The field selector labels this version accepts. */
   readonly fieldLabels: readonly string[];
+  /**
+   * Checks and renames a selector label with the resource's own rules and messages (pods rename
+   * `spec.host`); without it a label is checked against `fieldLabels`.
+   */
+  readonly convertFieldLabel?: FieldLabelConverter;
+  /** Strategic merge patch strategies (pod conditions merge by type); ObjectMeta's without it. */
+  readonly smpSchema?: SmpSchema;
   /** Every label with the object's value. */
   fields(obj: I): Record<string, string>;
   readonly tableColumns: readonly TableColumn[];

@@ -8,6 +8,7 @@ import { freePort } from './redis-server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const apiServerEntry = join(root, 'apps', 'apiserver', 'dist', 'main.js');
+export const schedulerEntry = join(root, 'apps', 'scheduler', 'dist', 'main.js');
 
 /** Tokens of the static token file every test server gets. */
 export const ADMIN_TOKEN = 'admin-token';

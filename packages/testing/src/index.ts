@@ -4,6 +4,7 @@ export { freePort, startRedisServer, type RedisServer, type RedisServerOptions }
 export {
   TestApiServer,
   apiServerEntry,
+  schedulerEntry,
   ADMIN_TOKEN,
   USER_TOKEN,
   type ApiResponse,

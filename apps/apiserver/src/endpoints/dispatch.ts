@@ -55,6 +55,14 @@ export interface Route {
   readonly handlers: Readonly<Partial<Record<string, RouteHandler>>>;
 }
 
+/** A route with the verbs each kind of path takes. */
+interface ServedRoute extends Route {
+  readonly subresourceVerbs: ReadonlySet<string>;
+  readonly itemVerbs: ReadonlySet<string>;
+  readonly collectionVerbs: ReadonlySet<string>;
+  readonly clusterWideVerbs: ReadonlySet<string>;
+}
+
 /** The real server's 404 for an API path that names nothing it serves. */
 export const notFoundStatus = () =>
   new StatusError({
@@ -90,12 +98,9 @@ export function scoped(scope: RequestScope, handler: Handler): RouteHandler {
 }
 
 /** The generic handlers of the verbs a view lists. */
-export function viewHandlers(
-  scope: RequestScope,
-  verbs: readonly string[] = scope.view.verbs,
-): Record<string, RouteHandler> {
+export function viewHandlers(scope: RequestScope): Record<string, RouteHandler> {
   const out: Record<string, RouteHandler> = {};
-  for (const verb of verbs) {
+  for (const verb of scope.view.verbs) {
     const handler = VERBS[verb];
     if (handler) out[verb] = scoped(scope, handler);
   }
@@ -108,7 +113,7 @@ export function viewHandlers(
  * is the real server's 404 Status; a verb the path does not take is 405.
  */
 export class ResourceDispatcher {
-  private readonly routes = new Map<string, Route>();
+  private readonly routes = new Map<string, ServedRoute>();
 
   /** Serves a view's resource through the generic handlers of the verbs it lists. */
   add(scope: RequestScope): void {
@@ -125,7 +130,7 @@ export class ResourceDispatcher {
 
   /**
    * Serves `<resource>/<subresource>` through the scope's view (e.g. the status view), with the
-   * generic handlers of `verbs` unless `handlers` gives the route's own.
+   * view's generic handlers unless `handlers` gives the route's own.
    */
   addSubresource(
     subresource: string,
@@ -146,7 +151,19 @@ export class ResourceDispatcher {
   addRoute(route: Route): void {
     const key = routeKey(route.group, route.version, route.resource, route.subresource);
     if (this.routes.has(key)) throw new Error(`dispatcher: ${key} served twice`);
-    this.routes.set(key, route);
+    // The verbs each kind of path takes, worked out once instead of on every request.
+    const verbs = Object.keys(route.handlers);
+    const on = (path: ReadonlySet<string>) => new Set(verbs.filter((v) => path.has(v)));
+    this.routes.set(key, {
+      ...route,
+      subresourceVerbs: on(SUBRESOURCE_VERBS),
+      itemVerbs: on(ITEM_VERBS),
+      collectionVerbs: on(COLLECTION_VERBS),
+      // Across namespaces a namespaced resource only lists and watches.
+      clusterWideVerbs: new Set(
+        verbs.filter((v) => COLLECTION_VERBS.has(v) && (v === 'list' || v === 'watch')),
+      ),
+    });
   }
 
   /** Returns false when the request is not for a served resource (another handler may take it). */
@@ -165,15 +182,18 @@ export class ResourceDispatcher {
     if (route.subresource !== '' && !named) return fail(notFoundStatus());
     const handler = route.handlers[info.verb];
     if (!VERBS[info.verb]) return fail(notFoundStatus());
-    const pathVerbs = route.subresource !== '' ? SUBRESOURCE_VERBS : named ? ITEM_VERBS : COLLECTION_VERBS;
-    // Across namespaces a namespaced resource only lists and watches.
-    const clusterWide = route.namespaced && !nsInPath;
-    const served = Object.keys(route.handlers).filter(
-      (v) => pathVerbs.has(v) && (!clusterWide || v === 'list' || v === 'watch'),
-    );
-    if (served.length === 0) return fail(notFoundStatus());
-    if (!handler || !served.includes(info.verb)) return fail(methodNotAllowed());
-    void handler({ req, res, url, info });
+    const served =
+      route.subresource !== ''
+        ? route.subresourceVerbs
+        : named
+          ? route.itemVerbs
+          : route.namespaced && !nsInPath
+            ? route.clusterWideVerbs
+            : route.collectionVerbs;
+    if (served.size === 0) return fail(notFoundStatus());
+    if (!handler || !served.has(info.verb)) return fail(methodNotAllowed());
+    // Handlers answer their own failures; this only keeps a slip from being an unhandled rejection.
+    handler({ req, res, url, info }).catch((err: unknown) => writeError(req, res, err));
     return true;
   }
 }

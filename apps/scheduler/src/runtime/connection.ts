@@ -53,7 +53,14 @@ export function inClusterConnection(source: InClusterSource = defaultInCluster()
   try {
     token = readFileSync(source.tokenFile, 'utf8').trim();
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : String(err);
+    // Go's wording for the common cases; otherwise the system's reason without Node's prefixes.
+    const e = err as NodeJS.ErrnoException;
+    const why =
+      e.code === 'ENOENT'
+        ? 'no such file or directory'
+        : e.code === 'EACCES'
+          ? 'permission denied'
+          : (e.message.split(',')[0] ?? e.message);
     throw new ConnectionConfigError(`unable to load in-cluster configuration: ${source.tokenFile}: ${why}`);
   }
   let ca: string | undefined;

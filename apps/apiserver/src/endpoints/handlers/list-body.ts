@@ -1,28 +1,14 @@
-import {
-  parseListOptions,
-  supportedFieldLabels,
-  type FieldLabelConverter,
-  type ListOptions,
-} from '@keel/apimachinery';
+import { parseListOptions, supportedFieldLabels, type ListOptions } from '@keel/apimachinery';
 import type { ListResult } from '@keel/storage';
 import { listMember } from '../../registry/encoded-items.js';
 import type { ListQuery } from '../../registry/generic-store.js';
 import { apiVersionOf, type InternalObject, type ResourceView } from '../../registry/resource-view.js';
 import type { HandlerRequest } from './scope.js';
 
-/**
- * The view's own field label conversion when it has one (pods rename `spec.host`, leases answer
- * with their own message), else a check against its field labels.
- */
-function fieldLabelConverter(view: ResourceView): FieldLabelConverter {
-  const own = (view as { convertFieldLabel?: unknown }).convertFieldLabel;
-  return typeof own === 'function' ? (own as FieldLabelConverter) : supportedFieldLabels(view.fieldLabels);
-}
-
 /** Parses and validates list/watch query parameters against the view's field labels. */
 export function listOptions(view: ResourceView, { url, info }: HandlerRequest): ListOptions {
   return parseListOptions(url.searchParams, {
-    convertFieldLabel: fieldLabelConverter(view),
+    convertFieldLabel: view.convertFieldLabel ?? supportedFieldLabels(view.fieldLabels),
     ...(info.name !== '' ? { name: info.name } : {}),
   });
 }

@@ -14,7 +14,7 @@ import {
   type SmpSchema,
 } from '@keel/apimachinery';
 import { pruneApplied } from '../../registry/apply-prune.js';
-import { apiVersionOf, qualifiedResource, type ResourceView } from '../../registry/resource-view.js';
+import { apiVersionOf, qualifiedResource } from '../../registry/resource-view.js';
 import { writeObject } from '../respond.js';
 import { mediaType, parsePatchJson, parseYamlText, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
@@ -25,12 +25,6 @@ import { writeContext } from './write-context.js';
 function patchType(type: string): PatchType {
   if ((patchContentTypes as readonly string[]).includes(type)) return type as PatchType;
   throw unsupportedMediaType(patchContentTypes);
-}
-
-/** The view's patch strategies (pod conditions merge by type); ObjectMeta's alone otherwise. */
-function smpSchemaOf(view: ResourceView): SmpSchema {
-  const own = (view as { smpSchema?: SmpSchema }).smpSchema;
-  return own ?? objectMetaSmpSchema;
 }
 
 function applyPatch(type: PatchType, current: JsonObject, patch: unknown, schema: SmpSchema): JsonValue {
@@ -93,7 +87,7 @@ export const patchResource: Handler = async (scope, { req, res, url, info }) => 
             kind: scope.view.kind,
             metadata: { name: info.name, namespace: info.namespace },
           };
-      let patched = applyPatch(type, base, patch, smpSchemaOf(scope.view));
+      let patched = applyPatch(type, base, patch, scope.view.smpSchema ?? objectMetaSmpSchema);
       if (isApply && current && isObject(patched) && isObject(patch)) {
         // What this manager applied before and no longer does goes, unless someone else owns it.
         patched = pruneApplied(patched, current.metadata.managedFields ?? [], {
