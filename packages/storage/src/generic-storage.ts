@@ -122,12 +122,13 @@ export class GenericStorage implements Storage {
     }
   }
 
-  async delete<T extends object = StoredObject>(key: string, opts: DeleteOptions = {}): Promise<T> {
+  async delete<T extends object = StoredObject>(key: string, opts: DeleteOptions<T> = {}): Promise<T> {
     for (;;) {
       const raw: RawObject | undefined = await this.backend.read(key);
       if (!raw) throw keyNotFound(key);
       const current = decodeRaw<T>(raw);
       checkPreconditions(key, current, opts.precondition);
+      opts.validate?.(current);
       if (opts.dryRun) return current;
       const res = await this.backend.write({ kind: 'delete', key, expectRV: raw.modRV });
       if (res.ok) return current;

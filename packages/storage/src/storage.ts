@@ -50,9 +50,14 @@ export interface UpdateOptions<T> {
   readonly dryRun?: boolean;
 }
 
-export interface DeleteOptions {
+export interface DeleteOptions<T = StoredObject> {
   readonly precondition?: Preconditions;
   readonly dryRun?: boolean;
+  /**
+   * Called with the state about to be deleted (again after a concurrent change); throwing
+   * refuses the delete and rejects with what was thrown, as Kubernetes' ValidateObjectFunc.
+   */
+  readonly validate?: (current: T) => void;
 }
 
 /**
@@ -148,7 +153,7 @@ export interface Storage {
     opts?: UpdateOptions<T>,
   ): Promise<T>;
   /** Resolves the deleted object's last state (with its last resourceVersion, as etcd3 does). */
-  delete<T extends object = StoredObject>(key: string, opts?: DeleteOptions): Promise<T>;
+  delete<T extends object = StoredObject>(key: string, opts?: DeleteOptions<T>): Promise<T>;
   watch<T extends object = StoredObject>(prefix: string, opts: WatchOptions<T>): AsyncIterable<WatchEvent<T>>;
   currentResourceVersion(): Promise<string>;
   /** One round trip to the backend within `timeoutMs`; rejects with Unreachable or Timeout. */

@@ -30,6 +30,14 @@ import type { ListQuery, StoreOptions, WriteContext } from './store-types.js';
 export type { ListQuery, StoreOptions, WriteContext } from './store-types.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
+/** Deletions of an object that keeps changing between the read and the mark give up after this many tries. */
+const DELETE_ATTEMPTS = 8;
+/** Thrown from a storage delete's validate to keep an object its finalizers hold. */
+class HeldByFinalizers<I> extends Error {
+  constructor(readonly state: I) {
+    super('held by finalizers');
+  }
+}
 
 /** A watch that sends no initial events has no end of them to mark (an empty store starts at "0"). */
 async function* withoutInitialEventsEnd<I>(
@@ -361,8 +369,9 @@ export class GenericStore<I extends InternalObject> {
 
   /**
    * Deletes an object, or, when it lists finalizers, marks it as being deleted and keeps it
-   * (`pending`) until an update removes the last one. Reads first, then writes at the version
-   * read, so a concurrent change (a finalizer added or removed) is never missed.
+   * (`pending`) until an update removes the last one. One storage delete decides on the state it
+   * is about to delete: a held object refuses it, and is then marked at the version it had, so a
+   * concurrent change (a finalizer added or removed) is never missed.
    */
   async delete(
     namespace: string,
@@ -370,16 +379,23 @@ export class GenericStore<I extends InternalObject> {
     opts: { dryRun: boolean; preconditions?: { uid?: string; resourceVersion?: string } },
   ): Promise<{ obj: I; pending: boolean }> {
     const key = this.key(namespace, name);
-    for (;;) {
-      const current = await this.get(namespace, name);
-      if (opts.preconditions) checkDeletePreconditions(current, this.view.kind, opts.preconditions);
-      const precondition = { resourceVersion: current.metadata.resourceVersion ?? '' };
+    for (let attempt = 1; ; attempt++) {
+      let held: I;
       try {
-        if (!hasFinalizers(current)) {
-          const obj = await this.storage.delete<I>(key, { dryRun: opts.dryRun, precondition });
-          return { obj, pending: false };
-        }
-        if (current.metadata.deletionTimestamp) return { obj: current, pending: true };
+        const obj = await this.storage.delete<I>(key, {
+          dryRun: opts.dryRun,
+          validate: (current) => {
+            if (opts.preconditions) checkDeletePreconditions(current, this.view.kind, opts.preconditions);
+            if (hasFinalizers(current)) throw new HeldByFinalizers(current);
+          },
+        });
+        return { obj, pending: false };
+      } catch (err) {
+        if (!(err instanceof HeldByFinalizers)) this.fail(err, name);
+        held = err.state as I;
+      }
+      if (held.metadata.deletionTimestamp) return { obj: held, pending: true };
+      try {
         const obj = await this.storage.guaranteedUpdate<I>(
           key,
           (latest) => {
@@ -390,15 +406,14 @@ export class GenericStore<I extends InternalObject> {
           },
           {
             dryRun: opts.dryRun,
-            precondition,
+            precondition: { resourceVersion: held.metadata.resourceVersion ?? '' },
             ...(this.ttlSeconds !== undefined ? { ttlSeconds: this.ttlSeconds } : {}),
           },
         );
         return { obj, pending: true };
       } catch (err) {
-        // Changed since it was read: decide again on the new state.
-        if (isStorageError(err, 'Conflict')) continue;
-        this.fail(err, name);
+        // Changed since it was read: decide again on the new state, a bounded number of times.
+        if (!isStorageError(err, 'Conflict') || attempt >= DELETE_ATTEMPTS) this.fail(err, name);
       }
     }
   }

@@ -161,6 +161,25 @@ export function crudTests(open: Open): void {
       await expectCode(s.delete('/things/a'), 'KeyNotFound');
     });
 
+    it('lets validate refuse the delete with its own error, and sees the state it deletes', async () => {
+      const s = await open();
+      const a = await s.create('/things/a', obj('a', { n: 1 }));
+      const held = new Error('held');
+      await expect(
+        s.delete<Obj>('/things/a', {
+          validate: (current) => {
+            expect(current).toEqual(a);
+            throw held;
+          },
+        }),
+      ).rejects.toBe(held);
+      expect(await s.get('/things/a')).toEqual(a);
+      const seen: Obj[] = [];
+      expect(await s.delete<Obj>('/things/a', { validate: (current) => void seen.push(current) })).toEqual(a);
+      expect(seen).toEqual([a]);
+      await expectCode(s.get('/things/a'), 'KeyNotFound');
+    });
+
     it.each([
       ['resourceVersion', (rv: string) => ({ resourceVersion: `${rv}0` }), 'Conflict'],
       ['uid', () => ({ uid: 'nope' }), 'Conflict'],
