@@ -56,6 +56,28 @@ function setup() {
 }
 
 describe('EventBroadcaster', () => {
+  it('drops events past 1,000 pending writes instead of queueing without bound', () => {
+    // A server that accepts the writes and never answers.
+    let started = 0;
+    const hung = {
+      create: () => {
+        started++;
+        return new Promise<never>(() => undefined);
+      },
+      patch: () => new Promise<never>(() => undefined),
+    };
+    const b = new EventBroadcaster({
+      client: hung,
+      logger: discardLogger,
+      hostname: 'h',
+      clock: new TestClock(),
+    });
+    const rec = b.newRecorder('default-scheduler');
+    for (let i = 0; i < 1_005; i++)
+      rec.eventf({ ...pod, name: `p${i}`, uid: `u${i}` }, 'Warning', 'FailedScheduling', 'Scheduling', 'no');
+    expect(started).toBe(1_000);
+  });
+
   it('creates an events.k8s.io/v1 Event about the object', async () => {
     const { sink, b, rec } = setup();
     rec.eventf(pod, 'Normal', 'Scheduled', 'Binding', 'Successfully assigned team/web to n1');

@@ -86,10 +86,20 @@ const microTime = (ms: number) => formatMicroTime(microTimeFromDate(new Date(ms)
 type Sink = Pick<RestClient, 'create' | 'patch'>;
 
 /** Tracks background writes so shutdown can wait for them. */
+/** client-go's broadcaster queue length: past it, new events are dropped (DropIfChannelFull). */
+const MAX_PENDING_WRITES = 1_000;
+
 class Pending {
   private readonly writes = new Set<Promise<void>>();
 
-  run(write: () => Promise<void>): void {
+  constructor(private readonly logger: Logger) {}
+
+  /** Starts the write, or drops it when that many are already pending (the server hangs). */
+  run(write: () => Promise<void>, what: string): void {
+    if (this.writes.size >= MAX_PENDING_WRITES) {
+      this.logger.warning('Event dropped: too many event writes pending', { event: what });
+      return;
+    }
     const p = write().finally(() => this.writes.delete(p));
     this.writes.add(p);
   }
@@ -133,7 +143,7 @@ export interface Recorder {
  */
 export class EventBroadcaster {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly pending = new Pending();
+  private readonly pending: Pending;
   private readonly clock: EventClock;
   private readonly host: string;
   private readonly finishMs: number;
@@ -143,6 +153,7 @@ export class EventBroadcaster {
     this.clock = opts.clock ?? systemEventClock();
     this.host = opts.hostname ?? osHostname();
     this.finishMs = opts.finishMs ?? 6 * 60_000;
+    this.pending = new Pending(opts.logger);
   }
 
   /** Starts the refresh and finish loops (timers that do not keep the process alive). */
@@ -257,7 +268,7 @@ export class EventBroadcaster {
           err,
         });
       }
-    });
+    }, `${namespace}/${name}`);
   }
 
   /** Waits (at most `timeoutMs`) for event writes in flight. */
@@ -277,7 +288,7 @@ export class EventBroadcaster {
  * `eventTime` is null and the timestamps are whole seconds.
  */
 export class LegacyEventRecorder implements LockEventRecorder {
-  private readonly pending = new Pending();
+  private readonly pending: Pending;
   private readonly clock: EventClock;
 
   constructor(
@@ -287,6 +298,7 @@ export class LegacyEventRecorder implements LockEventRecorder {
     clock?: EventClock,
   ) {
     this.clock = clock ?? systemEventClock();
+    this.pending = new Pending(logger);
   }
 
   event(subject: EventSubject, type: EventType, reason: string, message: string): void {
@@ -332,7 +344,7 @@ export class LegacyEventRecorder implements LockEventRecorder {
           err,
         });
       }
-    });
+    }, `${namespace}/${event.metadata.name}`);
   }
 
   flush(timeoutMs = 2_000): Promise<void> {

@@ -19,6 +19,9 @@ import { EVENT_WRITES_IN_FLIGHT, limitWrites, SCHEDULER_WRITES_IN_FLIGHT } from 
 /** Exit status after losing the lease (kube-scheduler's klog.FlushAndExit(..., 1)). */
 export const EXIT_LEADERSHIP_LOST = 1;
 
+/** An event write the server does not answer in this time frees its slot (and is logged). */
+const EVENT_TIMEOUT_MS = 10_000;
+
 /** How long a process that lost its lease may take to wind down before it is made to exit. */
 const LOST_EXIT_GRACE_MS = 5_000;
 
@@ -55,7 +58,7 @@ export class SchedulerRuntime {
     const { settings, metrics, logger } = this.opts;
     const cfg = settings.configuration;
     // Events have their own client (kube's eventClient), so their writes never delay a binding.
-    const eventClient = limitWrites(this.client(''), EVENT_WRITES_IN_FLIGHT);
+    const eventClient = limitWrites(this.client('', EVENT_TIMEOUT_MS), EVENT_WRITES_IN_FLIGHT);
     const events = new EventBroadcaster({ client: eventClient, logger });
     events.start();
     const scheduler = new Scheduler({
