@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HealthRegistries, namedCheck, pingCheck, shutdownCheck, type HealthChecker } from '@keel/health';
 import { checkLogging, type Logger } from '@keel/log';
-import { createSecureServer, pairFileNames, selfSignedHosts, type SecureServer } from '@keel/serving';
+import {
+  createSecureServer,
+  pairFileNames,
+  selfSignedHosts,
+  type SecureServer,
+  type ShutdownOptions,
+  type ShutdownResult,
+} from '@keel/serving';
 import type { SchedulerConfig } from '../command.js';
 import { DelegatedAuth } from './delegated-auth.js';
 import type { SchedulerMetrics } from './metrics.js';
@@ -22,7 +29,12 @@ export interface SecurePortDeps {
  * verbose and per-check forms) and /metrics, behind client-certificate authentication and the
  * always-allow paths. Returns undefined when serving is off.
  */
-export async function serveSecurePort(deps: SecurePortDeps): Promise<SecureServer | undefined> {
+/** The running port: shut it down to drain it and release what it holds. */
+export interface SecurePort {
+  shutdown(opts: ShutdownOptions): Promise<ShutdownResult>;
+}
+
+export async function serveSecurePort(deps: SecurePortDeps): Promise<SecurePort | undefined> {
   const { config, logger } = deps;
   if (config.secureServing.port === 0) {
     logger.info('Secure serving is off (--secure-port=0)');
@@ -65,15 +77,30 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecureServe
     });
   };
 
-  const server = createSecureServer({
-    config: config.secureServing,
-    handler,
-    logger,
-    hosts: selfSignedHosts({ bindAddress: config.secureServing.bindAddress }),
-    certFileNames: pairFileNames('platform-scheduler'),
-    ...(auth.clientCA !== undefined ? { clientCA: auth.clientCA } : {}),
-  });
-  const address = await server.listen();
-  logger.info('Serving securely', { address: `${address.address}:${address.port}` });
-  return server;
+  let server: SecureServer;
+  try {
+    server = createSecureServer({
+      config: config.secureServing,
+      handler,
+      logger,
+      hosts: selfSignedHosts({ bindAddress: config.secureServing.bindAddress }),
+      certFileNames: pairFileNames('platform-scheduler'),
+      ...(auth.clientCA !== undefined ? { clientCA: auth.clientCA } : {}),
+    });
+    const address = await server.listen();
+    logger.info('Serving securely', { address: `${address.address}:${address.port}` });
+  } catch (err) {
+    await auth.close();
+    throw err;
+  }
+  return {
+    // The review clients close once the port has drained: requests in flight may still ask.
+    shutdown: async (opts) => {
+      try {
+        return await server.shutdown(opts);
+      } finally {
+        await auth.close();
+      }
+    },
+  };
 }
