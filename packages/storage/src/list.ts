@@ -8,10 +8,20 @@ import type { ListOptions, ListResult, StoredObject } from './storage.js';
 /** Raw pages grow up to this size while a predicate keeps rejecting items. */
 const maxFetch = 10_000;
 /**
- * Unlimited lists are read in pages of this size, all at one revision: few round trips (each a
- * wait on Redis), yet no single script holds Redis for more than a few milliseconds.
+ * Unlimited lists are read in pages, all at one revision: the first of 1,000 objects, the next
+ * sized from the objects seen to about 4 MiB of JSON. Few round trips for small objects (events:
+ * about 4,500 a page), yet no single script holds Redis, or one reply its memory, for long
+ * however large the objects are.
  */
-const unlimitedFetch = 5_000;
+const unlimitedFirst = 1_000;
+const unlimitedPageBytes = 4 * 1024 * 1024;
+const unlimitedMax = 10_000;
+
+function unlimitedNext(items: readonly { readonly value: string }[]): number {
+  const bytes = items.reduce((n, r) => n + r.value.length, 0);
+  const avg = items.length > 0 ? bytes / items.length : 1;
+  return Math.max(100, Math.min(unlimitedMax, Math.floor(unlimitedPageBytes / Math.max(avg, 1))));
+}
 /** After this many fetches a filtered page is returned short, with a continue key. */
 const maxRounds = 8;
 
@@ -102,7 +112,7 @@ export async function listObjects<T>(
   const items: T[] = [];
   let atRV = s.atRV;
   let cursor = s.start;
-  let count = limit > 0 ? limit : unlimitedFetch;
+  let count = limit > 0 ? limit : unlimitedFirst;
   // Raw items passed so far: with the start's offset, where the next page starts in the snapshot.
   let consumed = 0;
   const offsetAt = (n: number) => (s.offset === undefined || predicate ? undefined : s.offset + n);
@@ -145,6 +155,7 @@ export async function listObjects<T>(
         continueKey: encodeContinue(cursor, scope.key, page.rv, offsetAt(consumed)),
       };
     }
-    count = limit > 0 ? Math.min(maxFetch, Math.max(count * 2, limit - items.length)) : unlimitedFetch;
+    count =
+      limit > 0 ? Math.min(maxFetch, Math.max(count * 2, limit - items.length)) : unlimitedNext(page.items);
   }
 }

@@ -24,7 +24,8 @@ function drained(res: ServerResponse): Promise<void> {
 /**
  * Writes a `<Kind>List` as the real server's streaming collection encoder does: the envelope,
  * then the items' JSON (each already encoded, see GenericStore.listJson), a large list in chunks
- * so it starts arriving early and is never held as one string. The bytes equal the one-shot
+ * so it starts arriving early and no body-sized string is built (the items' own strings are, and
+ * mostly come from the encoded cache). The bytes equal the one-shot
  * encoding (same key order, the trailing newline); small lists go out in one write.
  */
 export async function writeList<I extends InternalObject>(
