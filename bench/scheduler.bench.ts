@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { ADMIN_TOKEN, DaemonProcess, freePort, schedulerEntry } from '@keel/testing';
+import { DaemonProcess, freePort, schedulerEntry, writeKubeconfig } from '@keel/testing';
 import { cpuSeconds, histogram, minus, quantileBound, type Histogram } from './support/process-stats.js';
 import { Cluster, CONCURRENCY, pool } from './support/scheduler-cluster.js';
 
@@ -112,25 +112,7 @@ async function baseline(nodes: number): Promise<Figures> {
 function writeSchedulerConfig(c: Cluster): string {
   const dir = mkdtempSync(join(tmpdir(), 'keel-bench-sched-'));
   const kubeconfig = join(dir, 'scheduler.conf');
-  writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      'current-context': 'keel',
-      contexts: [{ name: 'keel', context: { cluster: 'keel', user: 'admin' } }],
-      clusters: [
-        {
-          name: 'keel',
-          cluster: {
-            server: c.api.url,
-            'certificate-authority-data': Buffer.from(c.api.ca).toString('base64'),
-          },
-        },
-      ],
-      users: [{ name: 'admin', user: { token: ADMIN_TOKEN } }],
-    }),
-  );
+  writeKubeconfig(kubeconfig, c.api.url, c.api.ca);
   const config = join(dir, 'config.yaml');
   // kube's scheduler_perf lifts the client limits the same way: the defaults (50/100) would make
   // the throttle, not the scheduler, the figure.

@@ -2,10 +2,10 @@
  * End-to-end fixtures: a built keel-apiserver, built keel-scheduler processes pointed at it
  * through a connection-config file, and the few API calls the tests make as the admin.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, DaemonProcess, TestApiServer, schedulerEntry } from '@keel/testing';
+import { DaemonProcess, TestApiServer, schedulerEntry, writeKubeconfig } from '@keel/testing';
 import { expect } from 'vitest';
 
 /** Short leader election timings: a dead leader is replaced within about 3 s. */
@@ -44,25 +44,7 @@ export class Cluster {
     await api.ready();
     const dir = mkdtempSync(join(tmpdir(), 'keel-sched-e2e-'));
     const kubeconfig = join(dir, 'scheduler.conf');
-    writeFileSync(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        'current-context': 'keel',
-        contexts: [{ name: 'keel', context: { cluster: 'keel', user: 'admin' } }],
-        clusters: [
-          {
-            name: 'keel',
-            cluster: {
-              server: api.url,
-              'certificate-authority-data': Buffer.from(api.ca).toString('base64'),
-            },
-          },
-        ],
-        users: [{ name: 'admin', user: { token: ADMIN_TOKEN } }],
-      }),
-    );
+    writeKubeconfig(kubeconfig, api.url, api.ca);
     return new Cluster(api, kubeconfig);
   }
 

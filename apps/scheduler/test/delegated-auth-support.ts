@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, DaemonProcess, freePort, schedulerEntry } from '@keel/testing';
+import { ADMIN_TOKEN, DaemonProcess, freePort, schedulerEntry, writeKubeconfig } from '@keel/testing';
 import { Agent, request } from 'undici';
 import { expect } from 'vitest';
 
@@ -10,19 +10,7 @@ import { expect } from 'vitest';
 
 /** A connection-config (JSON, which is YAML) for `server`, trusting `ca`, as `token`. */
 export function connectionConfig(dir: string, server: string, ca: string, token = ADMIN_TOKEN): string {
-  const path = join(mkdtempSync(join(dir, 'cc-')), 'connection-config.json');
-  const doc = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [
-      { name: 'c', cluster: { server, 'certificate-authority-data': Buffer.from(ca).toString('base64') } },
-    ],
-    users: [{ name: 'u', user: { token } }],
-    contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-    'current-context': 'x',
-  };
-  writeFileSync(path, JSON.stringify(doc));
-  return path;
+  return writeKubeconfig(join(mkdtempSync(join(dir, 'cc-')), 'connection-config.json'), server, ca, token);
 }
 
 export interface Credentials {
