@@ -1,5 +1,5 @@
 export { runNode, DaemonProcess, type ProcessResult } from './process.js';
-export { specOptions, specPath } from './spec-options.js';
+export { specOptions, specOptionsPath } from './spec-options.js';
 export { freePort, startRedisServer, type RedisServer, type RedisServerOptions } from './redis-server.js';
 export {
   TestApiServer,
