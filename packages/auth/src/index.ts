@@ -78,7 +78,15 @@ export {
 } from './authn/union.js';
 export { buildAuthenticator, type AuthenticatorDeps, type BuiltAuthenticator } from './authn/build.js';
 
-export type { Attributes, Authorizer, Decision } from './authz/types.js';
+export type {
+  Attributes,
+  Authorizer,
+  Decision,
+  NonResourceRuleInfo,
+  ResourceRuleInfo,
+  RuleResolution,
+  RuleResolver,
+} from './authz/types.js';
 export {
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
@@ -89,3 +97,4 @@ export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } fr
 export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
 export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';
+export * as rbac from './authz/rbac/index.js';

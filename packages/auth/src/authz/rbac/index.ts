@@ -1,0 +1,2 @@
+export * from './types.js';
+export type { ObjectMetaLike } from './meta.js';
