@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { noAdmission } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
 import {
   buildAuthenticator,
@@ -59,6 +60,8 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     authenticator: done.authn.authenticator,
     authorizer: done.authz.authorizer,
     clientCA: done.authn.clientCA ?? '',
+    // The configured plugins are built from the admission options once they have a chain to join.
+    admission: noAdmission,
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),
       config.authentication.requestHeader,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '@keel/apimachinery';
+import type { UserInfo } from '@keel/auth';
 import type { DiscoveryView } from './discovery/groups.js';
 import { createResource } from './handlers/create.js';
 import { deleteCollectionResource } from './handlers/delete-collection.js';
@@ -167,7 +168,7 @@ export class ResourceDispatcher {
   }
 
   /** Returns false when the request is not for a served resource (another handler may take it). */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): boolean {
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo, user: UserInfo): boolean {
     if (!info.isResourceRequest) return false;
     const route = this.routes.get(routeKey(info.apiGroup, info.apiVersion, info.resource, info.subresource));
     const fail = (err: StatusError): true => {
@@ -193,7 +194,7 @@ export class ResourceDispatcher {
     if (served.size === 0) return fail(notFoundStatus());
     if (!handler || !served.has(info.verb)) return fail(methodNotAllowed());
     // Handlers answer their own failures; this only keeps a slip from being an unhandled rejection.
-    handler({ req, res, url, info }).catch((err: unknown) => writeError(req, res, err));
+    handler({ req, res, url, info, user }).catch((err: unknown) => writeError(req, res, err));
     return true;
   }
 }

@@ -11,6 +11,8 @@ import {
   type LabelSelector,
   type FieldSelector,
 } from '@keel/apimachinery';
+import { noAdmission, type Admission, type AdmissionAttributes, type Operation } from '@keel/admission';
+import type { UserInfo } from '@keel/auth';
 import {
   isStorageError,
   type ListOptions as StorageListOptions,
@@ -25,9 +27,9 @@ import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
 import { apiVersionOf, qualifiedResource, type InternalObject, type ResourceView } from './resource-view.js';
-import type { ListQuery, StoreOptions, WriteContext } from './store-types.js';
+import type { DeleteContext, ListQuery, StoreOptions, WriteContext } from './store-types.js';
 
-export type { ListQuery, StoreOptions, WriteContext } from './store-types.js';
+export type { DeleteContext, ListQuery, StoreOptions, WriteContext } from './store-types.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 /** Deletions of an object that keeps changing between the read and the mark give up after this many tries. */
@@ -68,6 +70,8 @@ export class GenericStore<I extends InternalObject> {
   private readonly views: ReadonlyMap<string, ResourceView<I>>;
   /** List items' and watch events' JSON per stored state, shared by the stores of this storage. */
   private readonly encoded: EncodedItems;
+  private readonly admission: Admission;
+  private readonly subresource: string;
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;
@@ -78,6 +82,32 @@ export class GenericStore<I extends InternalObject> {
     this.now = opts.now ?? (() => new Date());
     this.qr = qualifiedResource(opts.view);
     this.encoded = encodedItemsFor(opts.storage);
+    this.admission = opts.admission ?? noAdmission;
+    this.subresource = opts.subresource ?? '';
+  }
+
+  /** The attributes admission sees for one write through this store's view. */
+  private attributes(
+    operation: Operation,
+    namespace: string,
+    name: string,
+    object: I | undefined,
+    oldObject: I | undefined,
+    ctx: { user: UserInfo; dryRun: boolean },
+  ): AdmissionAttributes {
+    const v = this.view;
+    return {
+      operation,
+      resource: { group: v.group, version: v.version, resource: v.resource },
+      subresource: this.subresource,
+      kind: { group: v.group, version: v.version, kind: v.kind },
+      namespace: v.namespaced ? namespace : '',
+      name,
+      object,
+      oldObject,
+      user: ctx.user,
+      dryRun: ctx.dryRun,
+    };
   }
 
   key(namespace: string, name: string): string {
@@ -257,10 +287,13 @@ export class GenericStore<I extends InternalObject> {
       'selfLink',
     ] as const)
       delete meta[f];
+    const attrs = this.attributes('CREATE', namespace, meta.name ?? '', obj, undefined, ctx);
+    await this.admission.admit(attrs);
     const generated = (meta.name ?? '') === '' && (meta.generateName ?? '') !== '';
     if (generated) meta.name = generateName(meta.generateName ?? '');
     this.view.prepareForCreate(obj);
     this.invalid(obj, this.view.validateCreate(obj));
+    await this.admission.validate({ ...attrs, name: meta.name ?? '' });
     this.record(obj, undefined, wire, ctx, now);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -296,7 +329,7 @@ export class GenericStore<I extends InternalObject> {
     try {
       const obj = await this.storage.guaranteedUpdate<I>(
         key,
-        (current) => {
+        async (current) => {
           const { obj, wire } = mutate(current);
           const now = this.now();
           const meta = obj.metadata;
@@ -308,8 +341,11 @@ export class GenericStore<I extends InternalObject> {
             meta.uid = newUid();
             meta.creationTimestamp = rfc3339Seconds(now);
             delete meta.resourceVersion;
+            const attrs = this.attributes('CREATE', namespace, name, obj, undefined, ctx);
+            await this.admission.admit(attrs);
             this.view.prepareForCreate(obj);
             this.invalid(obj, this.view.validateCreate(obj));
+            await this.admission.validate(attrs);
             this.record(obj, undefined, wire, ctx, now);
             return obj;
           }
@@ -328,8 +364,12 @@ export class GenericStore<I extends InternalObject> {
           keepDeletionMarks(obj, current);
           // Metadata update validation compares versions; an unconditional update means "the current one".
           meta.resourceVersion = current.metadata.resourceVersion;
+          // Admission sees every try: a retry after a conflict decides on the newer state.
+          const attrs = this.attributes('UPDATE', namespace, name, obj, current, ctx);
+          await this.admission.admit(attrs);
           this.view.prepareForUpdate(obj, current);
           this.invalid(obj, this.view.validateUpdate(obj, current));
+          await this.admission.validate(attrs);
           // Recorded first: an apply conflicts, or a new co-owner joins, even when no value changes.
           this.record(obj, current, wire, ctx, now);
           finishing = finishesDeletion(obj, current);
@@ -373,12 +413,17 @@ export class GenericStore<I extends InternalObject> {
    * is about to delete: a held object refuses it, and is then marked at the version it had, so a
    * concurrent change (a finalizer added or removed) is never missed.
    */
-  async delete(
-    namespace: string,
-    name: string,
-    opts: { dryRun: boolean; preconditions?: { uid?: string; resourceVersion?: string } },
-  ): Promise<{ obj: I; pending: boolean }> {
+  async delete(namespace: string, name: string, opts: DeleteContext): Promise<{ obj: I; pending: boolean }> {
     const key = this.key(namespace, name);
+    if (this.admission.handles('DELETE')) {
+      // Storage's delete check is synchronous, and plugins may not be: they decide on the state
+      // read here (kube's deleteValidation sees the state being deleted; the plugins Keel runs on
+      // deletes decide on names and namespaces, which that state cannot change).
+      const current = await this.get(namespace, name);
+      const attrs = this.attributes('DELETE', namespace, name, undefined, current, opts);
+      await this.admission.admit(attrs);
+      await this.admission.validate(attrs);
+    }
     for (let attempt = 1; ; attempt++) {
       let held: I;
       try {

@@ -1,9 +1,13 @@
+import type { Admission } from '@keel/admission';
 import type { FieldSelector, LabelSelector } from '@keel/apimachinery';
+import type { UserInfo } from '@keel/auth';
 import type { Storage } from '@keel/storage';
 import type { InternalObject, ResourceView } from './resource-view.js';
 
 export interface WriteContext {
   readonly dryRun: boolean;
+  /** Who writes: admission plugins decide on it. */
+  readonly user: UserInfo;
   /** Already resolved from the query or the User-Agent. */
   readonly fieldManager: string;
   /** How managedFields records the write; apply patches are `Apply`. */
@@ -34,4 +38,15 @@ export interface StoreOptions<I extends InternalObject> {
    * another API version are compared in that version's field names.
    */
   readonly views?: readonly ResourceView<I>[];
+  /** The admission plugins every write through this store passes (none when unset). */
+  readonly admission?: Admission;
+  /** The subresource this store writes through ('' for the resource itself), as admission names it. */
+  readonly subresource?: string;
+}
+
+/** What a delete needs besides the object's name. */
+export interface DeleteContext {
+  readonly dryRun: boolean;
+  readonly user: UserInfo;
+  readonly preconditions?: { uid?: string; resourceVersion?: string };
 }

@@ -18,7 +18,14 @@ export function installEvents(
 ): ResourceView[] {
   const views = [coreV1EventView, eventsV1View];
   for (const view of views) {
-    const store = new GenericStore({ storage, view, views, keyRoot: '/events', ttlSeconds });
+    const store = new GenericStore({
+      storage,
+      view,
+      views,
+      keyRoot: '/events',
+      ttlSeconds,
+      admission: defaults.admission,
+    });
     dispatcher.add({ ...defaults, store, view });
   }
   return views;

@@ -1,3 +1,4 @@
+import type { Admission } from '@keel/admission';
 import type { Storage } from '@keel/storage';
 import type { ResourceDispatcher } from '../endpoints/dispatch.js';
 import type { DiscoverySubresource } from '../endpoints/discovery/groups.js';
@@ -30,14 +31,28 @@ export function installStored(
   dispatcher: ResourceDispatcher,
   storage: Storage,
   defaults: ScopeDefaults,
-  opts: { view: ResourceView; keyRoot: string; statusView?: ResourceView },
+  opts: {
+    view: ResourceView;
+    keyRoot: string;
+    statusView?: ResourceView;
+    /** Instead of the configured chain (a resource that adds checks of its own to it). */
+    admission?: Admission;
+  },
 ): StoredResource {
   const { view, keyRoot, statusView } = opts;
-  const store = new GenericStore({ storage, view, views: [view], keyRoot });
+  const admission = opts.admission ?? defaults.admission;
+  const store = new GenericStore({ storage, view, views: [view], keyRoot, admission });
   const scope: RequestScope = { ...defaults, store, view };
   dispatcher.add(scope);
   if (statusView) {
-    const statusStore = new GenericStore({ storage, view: statusView, views: [statusView], keyRoot });
+    const statusStore = new GenericStore({
+      storage,
+      view: statusView,
+      views: [statusView],
+      keyRoot,
+      admission,
+      subresource: 'status',
+    });
     dispatcher.addSubresource('status', { ...defaults, store: statusStore, view: statusView });
   }
   const served: ServedView = statusView ? { ...view, subresources: [statusSubresource(view.kind)] } : view;

@@ -1,7 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Authenticator, Authorizer } from '@keel/auth';
+import type { Admission } from '@keel/admission';
+import {
+  ALL_UNAUTHENTICATED,
+  ANONYMOUS_USER,
+  type Authenticator,
+  type Authorizer,
+  type UserInfo,
+} from '@keel/auth';
 import {
   HealthRegistries,
   namedCheck,
@@ -35,6 +42,8 @@ export interface ServerParts {
   readonly clientCA: string;
   /** Published in platform-system/extension-apiserver-authentication for delegating servers. */
   readonly authenticationInfo: Readonly<Record<string, string>>;
+  /** The admission chain of --enable-admission-plugins / --disable-admission-plugins. */
+  readonly admission: Admission;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -44,8 +53,12 @@ export interface ScopeDefaults {
   readonly maxRequestBodyBytes: number;
   readonly minRequestTimeoutSeconds: number;
   readonly deleteCollectionWorkers: number;
+  /** The configured admission chain every stored resource's writes pass. */
+  readonly admission: Admission;
   trackLongRunning(res: ServerResponse, stop: () => void): void;
 }
+
+const ANONYMOUS: UserInfo = { name: ANONYMOUS_USER, uid: '', groups: [ALL_UNAUTHENTICATED], extra: {} };
 
 /** kube-apiserver's MaxRequestBodyBytes. */
 const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -88,6 +101,7 @@ export async function runServer(
     maxRequestBodyBytes: MAX_REQUEST_BODY_BYTES,
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
+    admission: parts.admission,
     trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
   });
   const groupVersions = [...new Set(views.map((v) => apiVersionOf(v)))];
@@ -133,8 +147,9 @@ export async function runServer(
   );
 
   const dispatch: RequestHandler = (req, res, next) => {
-    const { url, info } = context(res);
-    if (!dispatcher.handle(req, res, url, info)) next();
+    const { url, info, user } = context(res);
+    // Authentication always sets a user (anonymous included) before a request gets here.
+    if (!dispatcher.handle(req, res, url, info, user ?? ANONYMOUS)) next();
   };
   const app = buildHandlerChain(
     {

@@ -6,7 +6,7 @@ import type { Handler } from './scope.js';
 import { writeContext } from './write-context.js';
 
 /** POST a new object into a namespace (or the cluster, for cluster-scoped resources). */
-export const createResource: Handler = async (scope, { req, res, url, info }) => {
+export const createResource: Handler = async (scope, { req, res, url, info, user }) => {
   const opts = parseCreateOptions(url.searchParams);
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const body = decodeObjectBody(req, raw, scope.view.kind);
@@ -17,7 +17,7 @@ export const createResource: Handler = async (scope, { req, res, url, info }) =>
     info.namespace,
     object,
     wireObject(body, scope.view, object),
-    writeContext(req, opts),
+    writeContext(req, opts, user),
   );
   writeObject(req, res, url, 201, scope.view.encode(created));
 };

@@ -10,6 +10,7 @@ export const deleteCollectionResource: Handler = async (scope, r) => {
   const opts = await deleteOptions(scope, r);
   const result = await deleteCollection(scope.store, r.info.namespace, listQuery(list), {
     dryRun: opts.dryRun,
+    user: r.user,
     workers: scope.deleteCollectionWorkers,
   });
   writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));

@@ -18,6 +18,7 @@ export const deleteResource: Handler = async (scope, r) => {
   const opts = await deleteOptions(scope, r);
   const { obj, pending } = await scope.store.delete(r.info.namespace, r.info.name, {
     dryRun: opts.dryRun,
+    user: r.user,
     ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
   });
   if (pending) {

@@ -66,13 +66,13 @@ function checkApplyConfig(config: unknown, apiVersion: string): void {
  * current object, then decoded and validated like an update; a resourceVersion in the patch is a
  * precondition. Storage retries re-apply the patch to the newer object.
  */
-export const patchResource: Handler = async (scope, { req, res, url, info }) => {
+export const patchResource: Handler = async (scope, { req, res, url, info, user }) => {
   const type = patchType(mediaType(req));
   const opts = parsePatchOptions(url.searchParams, type);
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const isApply = type === 'application/apply-patch+yaml';
   const patch = isApply ? parseYamlText(raw.toString('utf8'), scope.view.kind) : parsePatchJson(raw);
-  const ctx = writeContext(req, opts);
+  const ctx = writeContext(req, opts, user);
   if (isApply) checkApplyConfig(patch, apiVersionOf(scope.view));
   const { obj, created } = await scope.store.update(
     info.namespace,

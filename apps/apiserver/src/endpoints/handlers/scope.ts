@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UserInfo } from '@keel/auth';
 import type { Logger } from '@keel/log';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
@@ -25,6 +26,8 @@ export interface HandlerRequest {
   readonly res: ServerResponse;
   readonly url: URL;
   readonly info: RequestInfo;
+  /** Who asks (authentication's result, after impersonation). */
+  readonly user: UserInfo;
 }
 
 export type Handler = (scope: RequestScope, r: HandlerRequest) => Promise<void>;

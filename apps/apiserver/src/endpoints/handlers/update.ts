@@ -6,7 +6,7 @@ import type { Handler } from './scope.js';
 import { writeContext } from './write-context.js';
 
 /** PUT (replace) a named object; creates it (201) when the resource allows create-on-update. */
-export const updateResource: Handler = async (scope, { req, res, url, info }) => {
+export const updateResource: Handler = async (scope, { req, res, url, info, user }) => {
   const opts = parseUpdateOptions(url.searchParams);
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const body = decodeObjectBody(req, raw, scope.view.kind);
@@ -19,7 +19,7 @@ export const updateResource: Handler = async (scope, { req, res, url, info }) =>
     info.namespace,
     info.name,
     () => ({ obj: structuredClone(object), wire }),
-    writeContext(req, opts),
+    writeContext(req, opts, user),
   );
   writeObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
 };

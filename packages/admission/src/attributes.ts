@@ -1,0 +1,38 @@
+import type { UserInfo } from '@keel/auth';
+import type { StoredObject } from '@keel/resource';
+
+/** What a write does, in admission's words (kube's admission.Operation). */
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface GroupVersionResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+}
+
+export interface GroupVersionKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/** What admission reads and, in the mutating phase, changes in place: any stored object. */
+export type AdmittedObject = StoredObject;
+
+/** One write as the plugins see it (kube's admission.Attributes). */
+export interface AdmissionAttributes {
+  readonly operation: Operation;
+  readonly resource: GroupVersionResource;
+  /** '' for the resource itself, e.g. 'status' or 'binding'. */
+  readonly subresource: string;
+  readonly kind: GroupVersionKind;
+  readonly namespace: string;
+  /** May be '' on a create with generateName (the name is chosen after mutation). */
+  readonly name: string;
+  /** The new state (CREATE, UPDATE); undefined for DELETE. Mutating plugins edit it in place. */
+  readonly object: AdmittedObject | undefined;
+  /** The current state (UPDATE, DELETE); undefined for CREATE. */
+  readonly oldObject: AdmittedObject | undefined;
+  readonly user: UserInfo;
+  readonly dryRun: boolean;
+}
