@@ -49,3 +49,4 @@ export {
   type RedisConnectionOptions,
   type RedisTlsFiles,
 } from './redis/connection.js';
+export { StoreInformer, type InformerChange, type StoreInformerOptions } from './informer.js';
