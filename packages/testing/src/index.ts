@@ -11,4 +11,4 @@ export {
   type RequestOptions,
 } from './api-server.js';
 export { TestPKI, type TestCert, type LeafSpec } from './pki.js';
-export { writeKubeconfig } from './kubeconfig.js';
+export { writeKubeconfig, type ClientCertCredential } from './kubeconfig.js';
