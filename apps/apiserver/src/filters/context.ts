@@ -8,6 +8,11 @@ export interface RequestContext {
   info: RequestInfo;
   auditID: string;
   user?: UserInfo;
+  /**
+   * Set when the request impersonates: the authenticated user, who acts as `user`. The audit
+   * names both (its event's user and impersonatedUser).
+   */
+  originalUser?: UserInfo;
   /** Watches and other streams: exempt from the timeout and the in-flight caps. */
   longRunning: boolean;
 }
