@@ -96,6 +96,7 @@ export {
 export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } from './authz/abac.js';
 export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
+export { ruleResolverOf, UnionRuleResolver } from './authz/rule-resolvers.js';
 export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';
 export * as rbac from './authz/rbac/index.js';
 export {

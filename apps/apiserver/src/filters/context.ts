@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import type { UserInfo } from '@keel/auth';
 import type { RequestInfo } from '../endpoints/request-info.js';
@@ -27,4 +28,12 @@ export function context(res: Response): RequestContext {
   const ctx = res.locals[KEY] as RequestContext | undefined;
   if (!ctx) throw new Error('request context missing: the request-info filter must run first');
   return ctx;
+}
+
+/**
+ * The context as a handler sees it: handlers take the plain ServerResponse, which the chain
+ * gave them as Express's response (a ServerResponse with its locals).
+ */
+export function handlerContext(res: ServerResponse): RequestContext {
+  return context(res as Response);
 }
