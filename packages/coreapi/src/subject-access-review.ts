@@ -105,7 +105,8 @@ export function validateAccessReviewAttributes(spec: {
     errs.push(invalidValue(p.child('nonResourceAttributes'), shown, 'cannot be specified in combination with resourceAttributes'));
   }
   if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-    errs.push(invalidValue(p.child('resourceAttributes'), null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+    // Go prints a nil value as the string "null", quoted.
+    errs.push(invalidValue(p.child('resourceAttributes'), 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   }
   return errs;
 }
