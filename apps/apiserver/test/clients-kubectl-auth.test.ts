@@ -10,7 +10,8 @@ import { kubectl } from './support/clients/kubectl.js';
 
 const policy = (spec: Record<string, unknown>) =>
   JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec });
-const everyone = (spec: Record<string, unknown>) => policy({ group: 'system:authenticated', namespace: '*', ...spec });
+const everyone = (spec: Record<string, unknown>) =>
+  policy({ group: 'system:authenticated', namespace: '*', ...spec });
 
 // alice (groups dev,qa) reads everything in default and may impersonate users but no group;
 // jane may list pods in default; every authenticated user may ask the self reviews, and
@@ -104,7 +105,9 @@ describe('kubectl auth against Keel', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({
       kind: 'SelfSubjectReview',
       apiVersion: 'authentication.k8s.io/v1',
-      status: { userInfo: { username: 'admin', uid: 'uid-admin', groups: ['system:masters', 'system:authenticated'] } },
+      status: {
+        userInfo: { username: 'admin', uid: 'uid-admin', groups: ['system:masters', 'system:authenticated'] },
+      },
     });
   });
 

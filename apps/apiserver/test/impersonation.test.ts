@@ -20,8 +20,18 @@ const POLICY = [
   policy({ user: 'alice', namespace: 'ci', apiGroup: '', resource: 'serviceaccounts' }),
   policy({ user: 'alice', namespace: '', apiGroup: 'authentication.k8s.io', resource: 'uids' }),
   policy({ user: 'jane', namespace: 'default', apiGroup: '', resource: 'pods', readonly: true }),
-  policy({ group: 'system:authenticated', namespace: '*', apiGroup: 'authentication.k8s.io', resource: 'selfsubjectreviews' }),
-  policy({ group: 'system:unauthenticated', namespace: '*', apiGroup: 'authentication.k8s.io', resource: 'selfsubjectreviews' }),
+  policy({
+    group: 'system:authenticated',
+    namespace: '*',
+    apiGroup: 'authentication.k8s.io',
+    resource: 'selfsubjectreviews',
+  }),
+  policy({
+    group: 'system:unauthenticated',
+    namespace: '*',
+    apiGroup: 'authentication.k8s.io',
+    resource: 'selfsubjectreviews',
+  }),
 ].join('\n');
 
 const pki = new TestPKI();
@@ -82,13 +92,20 @@ describe('impersonation', () => {
       method: 'POST',
       dispatcher: server.dispatcher,
       headers: [
-        'Authorization', 'Bearer admin-token',
-        'Content-Type', 'application/json',
-        'Impersonate-User', 'jane',
-        'Impersonate-Group', 'g1',
-        'impersonate-group', 'g2',
-        'Impersonate-Extra-Scopes', 'a',
-        'Impersonate-Extra-Scopes', 'b',
+        'Authorization',
+        'Bearer admin-token',
+        'Content-Type',
+        'application/json',
+        'Impersonate-User',
+        'jane',
+        'Impersonate-Group',
+        'g1',
+        'impersonate-group',
+        'g2',
+        'Impersonate-Extra-Scopes',
+        'a',
+        'Impersonate-Extra-Scopes',
+        'b',
       ],
       body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
     });
@@ -107,7 +124,15 @@ describe('impersonation', () => {
       username: sa,
       groups: ['system:serviceaccounts', 'system:serviceaccounts:ci', 'system:authenticated'],
     });
-    expect(await whoami([['Impersonate-User', sa], ['Impersonate-Group', 'builders']], 'admin-token')).toEqual({
+    expect(
+      await whoami(
+        [
+          ['Impersonate-User', sa],
+          ['Impersonate-Group', 'builders'],
+        ],
+        'admin-token',
+      ),
+    ).toEqual({
       username: sa,
       groups: ['builders', 'system:authenticated'],
     });
@@ -119,9 +144,23 @@ describe('impersonation', () => {
       groups: ['system:unauthenticated'],
     });
     expect(
-      await whoami([['Impersonate-User', 'jane'], ['Impersonate-Group', 'system:unauthenticated']], 'admin-token'),
+      await whoami(
+        [
+          ['Impersonate-User', 'jane'],
+          ['Impersonate-Group', 'system:unauthenticated'],
+        ],
+        'admin-token',
+      ),
     ).toEqual({ username: 'jane', groups: ['system:unauthenticated'] });
-    expect(await whoami([['Impersonate-User', 'jane'], ['Impersonate-Uid', 'u-9']], USER_TOKEN)).toEqual({
+    expect(
+      await whoami(
+        [
+          ['Impersonate-User', 'jane'],
+          ['Impersonate-Uid', 'u-9'],
+        ],
+        USER_TOKEN,
+      ),
+    ).toEqual({
       username: 'jane',
       uid: 'u-9',
       groups: ['system:authenticated'],
@@ -185,7 +224,10 @@ describe('impersonation', () => {
       { 'Impersonate-Extra-Scopes': 'view' },
       'requested [{UserExtra  view  authentication.k8s.io/v1  scopes}] without impersonating a user',
     ],
-    [{ 'Impersonate-Uid': '42' }, 'requested [{UID  42  authentication.k8s.io/v1  }] without impersonating a user'],
+    [
+      { 'Impersonate-Uid': '42' },
+      'requested [{UID  42  authentication.k8s.io/v1  }] without impersonating a user',
+    ],
   ])('refuses %j without Impersonate-User with a 400', async (headers, message) => {
     const r = await server.request('GET', PODS, { headers });
     expect(r.text).toBe(statusText(400, 'BadRequest', message));

@@ -24,7 +24,12 @@ const everyone = (apiGroup: string, resource: string) =>
 // there; every authenticated user may ask about themselves and read /healthz.
 const POLICY = [
   policy({ user: 'alice', namespace: 'default', resource: '*', apiGroup: '*', readonly: true }),
-  policy({ user: 'alice', namespace: 'default', resource: 'localsubjectaccessreviews', apiGroup: 'authorization.k8s.io' }),
+  policy({
+    user: 'alice',
+    namespace: 'default',
+    resource: 'localsubjectaccessreviews',
+    apiGroup: 'authorization.k8s.io',
+  }),
   everyone('authorization.k8s.io', 'selfsubjectaccessreviews'),
   everyone('authorization.k8s.io', 'selfsubjectrulesreviews'),
   everyone('authentication.k8s.io', 'selfsubjectreviews'),
@@ -67,15 +72,25 @@ const ssrr = (namespace?: string) => ({
   kind: 'SelfSubjectRulesReview',
   spec: namespace === undefined ? {} : { namespace },
 });
-const ssr = (version: string) => ({ apiVersion: `authentication.k8s.io/${version}`, kind: 'SelfSubjectReview' });
+const ssr = (version: string) => ({
+  apiVersion: `authentication.k8s.io/${version}`,
+  kind: 'SelfSubjectReview',
+});
 
-const invalid = (message: string) => ({ reason: 'Invalid', code: 422, message: `.authorization.k8s.io "" is invalid: ${message}` });
+const invalid = (message: string) => ({
+  reason: 'Invalid',
+  code: 422,
+  message: `.authorization.k8s.io "" is invalid: ${message}`,
+});
 
 describe('self reviews answered by ABAC', () => {
   let server: TestApiServer;
   beforeAll(async () => {
     server = await TestApiServer.start({
-      args: [...ABAC, '--runtime-config=authentication.k8s.io/v1beta1=true,authentication.k8s.io/v1alpha1=true'],
+      args: [
+        ...ABAC,
+        '--runtime-config=authentication.k8s.io/v1beta1=true,authentication.k8s.io/v1alpha1=true',
+      ],
     });
     await server.ready();
   });
@@ -265,11 +280,17 @@ describe('self reviews answered by ABAC', () => {
       expect(body).toEqual({
         kind: 'SelfSubjectReview',
         apiVersion: `authentication.k8s.io/${version}`,
-        metadata: { creationTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) as unknown },
-        status: { userInfo: { username: 'alice', uid: 'uid-alice', groups: ['dev', 'qa', 'system:authenticated'] } },
+        metadata: {
+          creationTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) as unknown,
+        },
+        status: {
+          userInfo: { username: 'alice', uid: 'uid-alice', groups: ['dev', 'qa', 'system:authenticated'] },
+        },
       });
       // Created when asked (whole seconds).
-      expect(Date.parse(body.metadata.creationTimestamp)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+      expect(Date.parse(body.metadata.creationTimestamp)).toBeGreaterThanOrEqual(
+        Math.floor(before / 1000) * 1000,
+      );
     });
 
     it('refuses a body of another kind, and every other verb', async () => {
@@ -290,15 +311,24 @@ describe('self reviews answered by ABAC', () => {
       for (const version of ['v1beta1', 'v1alpha1']) {
         const list = (await server.request('GET', `/apis/authentication.k8s.io/${version}`)).json as Json;
         expect(list['resources']).toEqual([
-          { name: 'selfsubjectreviews', singularName: 'selfsubjectreview', namespaced: false, kind: 'SelfSubjectReview', verbs: ['create'] },
+          {
+            name: 'selfsubjectreviews',
+            singularName: 'selfsubjectreview',
+            namespaced: false,
+            kind: 'SelfSubjectReview',
+            verbs: ['create'],
+          },
         ]);
       }
     });
 
     it('OpenAPI describes every review', async () => {
       const paths = async (gv: string) =>
-        ((await server.request('GET', `/openapi/v3/apis/${gv}`)).json as { paths: Record<string, Record<string, { operationId?: string }>> })
-          .paths;
+        (
+          (await server.request('GET', `/openapi/v3/apis/${gv}`)).json as {
+            paths: Record<string, Record<string, { operationId?: string }>>;
+          }
+        ).paths;
       const authz = await paths('authorization.k8s.io/v1');
       expect(authz['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews']?.['post']?.operationId).toBe(
         'createAuthorizationV1SelfSubjectAccessReview',
@@ -307,7 +337,8 @@ describe('self reviews answered by ABAC', () => {
         'createAuthorizationV1SelfSubjectRulesReview',
       );
       expect(
-        authz['/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews']?.['post']?.operationId,
+        authz['/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews']?.['post']
+          ?.operationId,
       ).toBe('createAuthorizationV1NamespacedLocalSubjectAccessReview');
       const authn = await paths('authentication.k8s.io/v1');
       expect(authn['/apis/authentication.k8s.io/v1/selfsubjectreviews']?.['post']?.operationId).toBe(
@@ -331,7 +362,11 @@ describe.each([
       incomplete: false,
     },
   ],
-  ['AlwaysDeny', ['--authorization-mode=AlwaysDeny'], { resourceRules: [], nonResourceRules: [], incomplete: false }],
+  [
+    'AlwaysDeny',
+    ['--authorization-mode=AlwaysDeny'],
+    { resourceRules: [], nonResourceRules: [], incomplete: false },
+  ],
   [
     'AlwaysDeny,ABAC',
     ['--authorization-mode=AlwaysDeny,ABAC', `--authorization-policy-file=${readerFile}`],

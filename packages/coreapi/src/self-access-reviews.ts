@@ -119,10 +119,15 @@ export function decodeLocalSubjectAccessReview(
   }
   const ra = spec.resourceAttributes;
   if (ra && (ra.namespace ?? '') !== namespace) {
-    errs.push(invalidValue('spec.resourceAttributes.namespace', ra.namespace ?? '', 'must match metadata.namespace'));
+    errs.push(
+      invalidValue('spec.resourceAttributes.namespace', ra.namespace ?? '', 'must match metadata.namespace'),
+    );
   }
   if (spec.nonResourceAttributes) {
-    const shown = { Path: spec.nonResourceAttributes.path ?? '', Verb: spec.nonResourceAttributes.verb ?? '' };
+    const shown = {
+      Path: spec.nonResourceAttributes.path ?? '',
+      Verb: spec.nonResourceAttributes.verb ?? '',
+    };
     errs.push(invalidValue('spec.nonResourceAttributes', shown, 'disallowed on this kind of request'));
   }
   if (errs.length > 0) throw subjectAccessReviewInvalid(errs);
@@ -150,7 +155,10 @@ export interface SubjectRules {
     readonly resources: readonly string[];
     readonly resourceNames: readonly string[];
   }[];
-  readonly nonResourceRules: readonly { readonly verbs: readonly string[]; readonly nonResourceURLs: readonly string[] }[];
+  readonly nonResourceRules: readonly {
+    readonly verbs: readonly string[];
+    readonly nonResourceURLs: readonly string[];
+  }[];
   readonly incomplete: boolean;
   readonly evaluationError?: string;
 }
@@ -175,7 +183,10 @@ const ssrrCodec = wireCodec<SelfSubjectRulesReview>(
         ),
       ),
       nonResourceRules: always(
-        list(struct('v1.NonResourceRule', { verbs: always(strings), nonResourceURLs: strings }), '[]v1.NonResourceRule'),
+        list(
+          struct('v1.NonResourceRule', { verbs: always(strings), nonResourceURLs: strings }),
+          '[]v1.NonResourceRule',
+        ),
       ),
       incomplete: always(bool),
       evaluationError: str,
@@ -199,7 +210,10 @@ export function selfSubjectRulesReviewResponse(rules: SubjectRules): Record<stri
       resources: [...r.resources],
       resourceNames: [...r.resourceNames],
     })),
-    nonResourceRules: rules.nonResourceRules.map((r) => ({ verbs: [...r.verbs], nonResourceURLs: [...r.nonResourceURLs] })),
+    nonResourceRules: rules.nonResourceRules.map((r) => ({
+      verbs: [...r.verbs],
+      nonResourceURLs: [...r.nonResourceURLs],
+    })),
     incomplete: rules.incomplete,
     ...(rules.evaluationError ? { evaluationError: rules.evaluationError } : {}),
   };
@@ -218,6 +232,13 @@ const resource = (name: string, kind: string, namespaced = false) =>
   }) as const;
 
 /** Discovery facts of the three create-only resources. */
-export const selfSubjectAccessReviewResource = resource('selfsubjectaccessreviews', 'SelfSubjectAccessReview');
-export const localSubjectAccessReviewResource = resource('localsubjectaccessreviews', 'LocalSubjectAccessReview', true);
+export const selfSubjectAccessReviewResource = resource(
+  'selfsubjectaccessreviews',
+  'SelfSubjectAccessReview',
+);
+export const localSubjectAccessReviewResource = resource(
+  'localsubjectaccessreviews',
+  'LocalSubjectAccessReview',
+  true,
+);
 export const selfSubjectRulesReviewResource = resource('selfsubjectrulesreviews', 'SelfSubjectRulesReview');

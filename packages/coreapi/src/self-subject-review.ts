@@ -4,7 +4,16 @@
  * v1 and, when enabled, v1beta1 and v1alpha1 (the versions kubectl falls back through); the
  * three share one shape. Create-only, never stored.
  */
-import { always, objectMetaSpec, str, struct, wireCodec, type Codec, type Decoded, type ObjectMeta } from '@keel/resource';
+import {
+  always,
+  objectMetaSpec,
+  str,
+  struct,
+  wireCodec,
+  type Codec,
+  type Decoded,
+  type ObjectMeta,
+} from '@keel/resource';
 import { groupTarget } from './scheme.js';
 import { userInfoSpec, type UserInfo } from './token-review.js';
 
@@ -38,7 +47,10 @@ function codecFor(version: SelfSubjectReviewVersion): Codec<SelfSubjectReview> {
 }
 
 /** Decodes the request; what it says is ignored, only a bad body is refused (400). */
-export function decodeSelfSubjectReview(body: unknown, version: SelfSubjectReviewVersion): Decoded<SelfSubjectReview> {
+export function decodeSelfSubjectReview(
+  body: unknown,
+  version: SelfSubjectReviewVersion,
+): Decoded<SelfSubjectReview> {
   return codecFor(version).decode(body);
 }
 

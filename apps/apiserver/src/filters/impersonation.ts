@@ -1,10 +1,5 @@
 import type { RequestHandler } from 'express';
-import {
-  impersonate,
-  impersonationRequests,
-  stripImpersonationHeaders,
-  type Authorizer,
-} from '@keel/auth';
+import { impersonate, impersonationRequests, stripImpersonationHeaders, type Authorizer } from '@keel/auth';
 import { writeError } from '../endpoints/respond.js';
 import { context } from './context.js';
 

@@ -49,10 +49,7 @@ describe('ApiEnablementOptions', () => {
       ['--runtime-config=authorization.k8s.io/v1=false,authentication.k8s.io/v1=F'],
       ['v1', 'events.k8s.io/v1', 'coordination.k8s.io/v1'],
     ],
-    [
-      ['--runtime-config=authentication.k8s.io/v1beta1=true'],
-      [...GA, 'authentication.k8s.io/v1beta1'],
-    ],
+    [['--runtime-config=authentication.k8s.io/v1beta1=true'], [...GA, 'authentication.k8s.io/v1beta1']],
     // Switching a resource on also serves its group/version.
     [['--runtime-config=api/all=false,events.k8s.io/v1/events=true'], ['events.k8s.io/v1']],
   ])('%j', (argv, expected) => {

@@ -56,16 +56,34 @@ export function installReviews(
   deps: ReviewDeps,
 ): ServedResource[] {
   const served = [
-    serve(dispatcher, tokenReviewResource, tokenReviewHandler(defaults, deps.authenticator, deps.apiAudiences)),
+    serve(
+      dispatcher,
+      tokenReviewResource,
+      tokenReviewHandler(defaults, deps.authenticator, deps.apiAudiences),
+    ),
     serve(dispatcher, selfSubjectReviewResource('v1'), selfSubjectReviewHandler(defaults, 'v1')),
     serve(dispatcher, subjectAccessReviewResource, subjectAccessReviewHandler(defaults, deps.authorizer)),
-    serve(dispatcher, selfSubjectAccessReviewResource, selfSubjectAccessReviewHandler(defaults, deps.authorizer)),
-    serve(dispatcher, localSubjectAccessReviewResource, localSubjectAccessReviewHandler(defaults, deps.authorizer)),
-    serve(dispatcher, selfSubjectRulesReviewResource, selfSubjectRulesReviewHandler(defaults, deps.ruleResolver)),
+    serve(
+      dispatcher,
+      selfSubjectAccessReviewResource,
+      selfSubjectAccessReviewHandler(defaults, deps.authorizer),
+    ),
+    serve(
+      dispatcher,
+      localSubjectAccessReviewResource,
+      localSubjectAccessReviewHandler(defaults, deps.authorizer),
+    ),
+    serve(
+      dispatcher,
+      selfSubjectRulesReviewResource,
+      selfSubjectRulesReviewHandler(defaults, deps.ruleResolver),
+    ),
   ];
   for (const version of SELF_SUBJECT_REVIEW_VERSIONS) {
     if (version === 'v1' || !deps.isEnabled?.(`authentication.k8s.io/${version}`)) continue;
-    served.push(serve(dispatcher, selfSubjectReviewResource(version), selfSubjectReviewHandler(defaults, version)));
+    served.push(
+      serve(dispatcher, selfSubjectReviewResource(version), selfSubjectReviewHandler(defaults, version)),
+    );
   }
   return served;
 }

@@ -19,7 +19,9 @@ function recording(allowed: (a: Attributes) => boolean): Authorizer & { asked: A
     asked,
     authorize: (a) => {
       asked.push(a);
-      return Promise.resolve(allowed(a) ? { decision: 'allow', reason: '' } : { decision: 'noOpinion', reason: 'no' });
+      return Promise.resolve(
+        allowed(a) ? { decision: 'allow', reason: '' } : { decision: 'noOpinion', reason: 'no' },
+      );
     },
   };
 }
@@ -33,7 +35,9 @@ describe('impersonationRequests', () => {
     };
     expect(parts('system:serviceaccount:ci:builder')).toEqual([['ServiceAccount', 'ci', 'builder']]);
     expect(parts('system:serviceaccount:ci:a:b')).toEqual([['User', '', 'system:serviceaccount:ci:a:b']]);
-    expect(parts('system:serviceaccount:CI:builder')).toEqual([['User', '', 'system:serviceaccount:CI:builder']]);
+    expect(parts('system:serviceaccount:CI:builder')).toEqual([
+      ['User', '', 'system:serviceaccount:CI:builder'],
+    ]);
   });
 
   it('keeps a malformed escape in an extra key as it is, lower-cased', () => {
@@ -49,7 +53,9 @@ describe('impersonationRequests', () => {
 describe('impersonate', () => {
   it('asks about each part in order and stops at the first refusal', async () => {
     const authz = recording((a) => a.resource !== 'groups');
-    const parts = impersonationRequests(req('Impersonate-User', 'jane', 'Impersonate-Group', 'g', 'Impersonate-Uid', '1'));
+    const parts = impersonationRequests(
+      req('Impersonate-User', 'jane', 'Impersonate-Group', 'g', 'Impersonate-Uid', '1'),
+    );
     if (parts instanceof StatusError) throw parts;
     const out = await impersonate(bob, parts, authz);
     expect(authz.asked.map((a) => [a.verb, a.resource, a.name])).toEqual([
@@ -63,12 +69,16 @@ describe('impersonate', () => {
 
   it('checks uids and extras in authentication.k8s.io with the extra key as subresource', async () => {
     const authz = recording(() => true);
-    const parts = impersonationRequests(req('Impersonate-User', 'jane', 'Impersonate-Extra-Scopes', 's', 'Impersonate-Uid', '1'));
+    const parts = impersonationRequests(
+      req('Impersonate-User', 'jane', 'Impersonate-Extra-Scopes', 's', 'Impersonate-Uid', '1'),
+    );
     if (parts instanceof StatusError) throw parts;
     expect(await impersonate(bob, parts, authz)).toEqual({
       user: { name: 'jane', uid: '1', groups: ['system:authenticated'], extra: { scopes: ['s'] } },
     });
-    expect(authz.asked.slice(1).map((a) => [a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name])).toEqual([
+    expect(
+      authz.asked.slice(1).map((a) => [a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name]),
+    ).toEqual([
       ['authentication.k8s.io', 'v1', 'userextras', 'scopes', 's'],
       ['authentication.k8s.io', 'v1', 'uids', '', '1'],
     ]);

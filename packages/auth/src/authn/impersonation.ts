@@ -78,7 +78,9 @@ export function impersonationRequests(req: AuthenticationRequest): Impersonation
 
 /** What impersonating a part is authorized as. */
 function attributesFor(requestor: UserInfo, r: ImpersonationRequest): Attributes {
-  const [group = '', version = ''] = r.apiVersion.includes('/') ? r.apiVersion.split('/') : ['', r.apiVersion];
+  const [group = '', version = ''] = r.apiVersion.includes('/')
+    ? r.apiVersion.split('/')
+    : ['', r.apiVersion];
   const resource = {
     User: 'users',
     ServiceAccount: 'serviceaccounts',
@@ -139,7 +141,8 @@ export async function impersonate(
     if (decision !== 'allow' || error !== undefined) return { error: forbiddenError(attrs, reason) };
   }
   if (name !== ANONYMOUS_USER) {
-    if (!groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED)) groups.push(ALL_AUTHENTICATED);
+    if (!groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED))
+      groups.push(ALL_AUTHENTICATED);
   } else if (!groups.includes(ALL_UNAUTHENTICATED)) {
     groups.push(ALL_UNAUTHENTICATED);
   }

@@ -26,7 +26,8 @@ const spec = (p: Partial<PolicySpec>): PolicySpec => ({
 const opaque: Authorizer = { authorize: () => Promise.resolve({ decision: 'noOpinion', reason: '' }) };
 
 const failing = (error: string): RuleResolver => ({
-  rulesFor: () => Promise.resolve({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: error }),
+  rulesFor: () =>
+    Promise.resolve({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: error }),
 });
 
 describe('ABAC rules', () => {
@@ -79,8 +80,17 @@ describe('UnionRuleResolver', () => {
 
   it('aggregates evaluation errors as Go does', async () => {
     expect((await new UnionRuleResolver([failing('a')]).rulesFor(alice, 'x')).evaluationError).toBe('a');
-    const two = await new UnionRuleResolver([failing('a'), new AlwaysDenyAuthorizer(), failing('b')]).rulesFor(alice, 'x');
-    expect(two).toEqual({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: '[a, b]' });
+    const two = await new UnionRuleResolver([
+      failing('a'),
+      new AlwaysDenyAuthorizer(),
+      failing('b'),
+    ]).rulesFor(alice, 'x');
+    expect(two).toEqual({
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: true,
+      evaluationError: '[a, b]',
+    });
   });
 });
 

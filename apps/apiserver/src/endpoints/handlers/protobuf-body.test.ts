@@ -94,7 +94,10 @@ describe('protobuf request bodies', () => {
       .finish();
     const sar = new ProtoWriter().message(1, Buffer.alloc(0)).message(2, spec).finish();
     expect(
-      decodeProtobufObject(envelope('authorization.k8s.io/v1', 'SubjectAccessReview', sar), 'SubjectAccessReview'),
+      decodeProtobufObject(
+        envelope('authorization.k8s.io/v1', 'SubjectAccessReview', sar),
+        'SubjectAccessReview',
+      ),
     ).toEqual({
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
@@ -104,7 +107,10 @@ describe('protobuf request bodies', () => {
           namespace: 'default',
           verb: 'list',
           resource: 'pods',
-          labelSelector: { rawSelector: 'a=b', requirements: [{ key: 'tier', operator: 'In', values: ['web'] }] },
+          labelSelector: {
+            rawSelector: 'a=b',
+            requirements: [{ key: 'tier', operator: 'In', values: ['web'] }],
+          },
         },
         user: 'jane',
         groups: ['dev'],
@@ -114,8 +120,15 @@ describe('protobuf request bodies', () => {
     });
     const rules = new ProtoWriter().message(2, new ProtoWriter().string(1, 'qa').finish()).finish();
     expect(
-      decodeProtobufObject(envelope('authorization.k8s.io/v1', 'SelfSubjectRulesReview', rules), 'SelfSubjectRulesReview'),
-    ).toEqual({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'qa' } });
+      decodeProtobufObject(
+        envelope('authorization.k8s.io/v1', 'SelfSubjectRulesReview', rules),
+        'SelfSubjectRulesReview',
+      ),
+    ).toEqual({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectRulesReview',
+      spec: { namespace: 'qa' },
+    });
     expect(decodesProtobuf('SelfSubjectReview')).toBe(true);
   });
 

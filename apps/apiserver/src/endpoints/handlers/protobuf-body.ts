@@ -56,7 +56,13 @@ const objectMeta: Schema = {
 
 const selectorAttributes: Schema = {
   1: ['rawSelector', 'string'],
-  2: ['requirements', { message: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['values', 'strings'] }, repeated: true }],
+  2: [
+    'requirements',
+    {
+      message: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['values', 'strings'] },
+      repeated: true,
+    },
+  ],
 };
 const resourceAttributes: Schema = {
   1: ['namespace', 'string'],
@@ -77,7 +83,15 @@ const subjectAccessReview: Schema = {
   1: ['metadata', { message: objectMeta }],
   2: [
     'spec',
-    { message: { ...accessAttributes, 3: ['user', 'string'], 4: ['groups', 'strings'], 5: ['extra', 'stringsMap'], 6: ['uid', 'string'] } },
+    {
+      message: {
+        ...accessAttributes,
+        3: ['user', 'string'],
+        4: ['groups', 'strings'],
+        5: ['extra', 'stringsMap'],
+        6: ['uid', 'string'],
+      },
+    },
   ],
 };
 // The review kinds kubectl and client-go send as protobuf (auth can-i, whoami); status is never read.
@@ -200,7 +214,8 @@ function extraEntry(raw: Buffer): [string, string[]] {
     if (wire !== 2) return r.skip(wire);
     const b = r.bytes();
     if (num === 1) key = b.toString('utf8');
-    else if (num === 2) items = (decodeMessage(b, { 1: ['items', 'strings'] })['items'] as string[] | undefined) ?? [];
+    else if (num === 2)
+      items = (decodeMessage(b, { 1: ['items', 'strings'] })['items'] as string[] | undefined) ?? [];
   });
   return [key, items];
 }

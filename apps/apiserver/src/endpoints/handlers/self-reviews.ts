@@ -78,7 +78,10 @@ export function selfSubjectRulesReviewHandler(scope: ReviewScope, resolver: Rule
 }
 
 /** POST selfsubjectreviews (any served version): the caller's identity. */
-export function selfSubjectReviewHandler(scope: ReviewScope, version: SelfSubjectReviewVersion): ReviewHandler {
+export function selfSubjectReviewHandler(
+  scope: ReviewScope,
+  version: SelfSubjectReviewVersion,
+): ReviewHandler {
   return guarded(scope, async (r) => {
     await readCreateOnlyBody(r, scope.maxRequestBodyBytes, 'SelfSubjectReview', (body) =>
       decodeSelfSubjectReview(body, version),
