@@ -298,6 +298,15 @@ describe('self reviews answered by ABAC', () => {
       expect(r.status).toBe(400);
       expect(r.json).toMatchObject({ reason: 'BadRequest' });
       expect((await server.request('GET', ssrs('v1'))).status).toBe(405);
+      const strict = await asAlice(`${ssrs('v1beta1')}?fieldValidation=Strict`, {
+        ...ssr('v1beta1'),
+        bogus: 1,
+      });
+      expect(strict.json).toMatchObject({
+        code: 400,
+        message:
+          'SelfSubjectReview in version "v1beta1" cannot be handled as a SelfSubjectReview: strict decoding error: unknown field "bogus"',
+      });
     });
 
     it('discovery lists the enabled versions, v1 preferred', async () => {

@@ -126,7 +126,8 @@ export function accessAttributes(
       path: '',
       namespace: ra.namespace ?? '',
       apiGroup: ra.group ?? '',
-      apiVersion: ra.version ?? '',
+      // An empty version asks about every version (kube's matchAllVersionIfEmpty).
+      apiVersion: ra.version || '*',
       resource: ra.resource ?? '',
       subresource: ra.subresource ?? '',
       name: ra.name ?? '',

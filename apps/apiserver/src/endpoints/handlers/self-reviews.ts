@@ -83,8 +83,12 @@ export function selfSubjectReviewHandler(
   version: SelfSubjectReviewVersion,
 ): ReviewHandler {
   return guarded(scope, async (r) => {
-    await readCreateOnlyBody(r, scope.maxRequestBodyBytes, 'SelfSubjectReview', (body) =>
-      decodeSelfSubjectReview(body, version),
+    await readCreateOnlyBody(
+      r,
+      scope.maxRequestBodyBytes,
+      'SelfSubjectReview',
+      (body) => decodeSelfSubjectReview(body, version),
+      version,
     );
     const { name, uid, groups, extra } = requestUser(r);
     const user = {
