@@ -73,6 +73,8 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       ...installClusterResources(dispatcher, storage, defaults, {
         authenticator: done.authn.authenticator,
         authorizer: done.authz.authorizer,
+        ruleResolver: done.authz.ruleResolver,
+        isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
         apiAudiences: config.authentication.apiAudiences,
         admissionPlugins: config.admission.plugins,
       }),

@@ -113,24 +113,25 @@ describe('discovery of the scheduler resources', () => {
         storageVersionHash: 'gqkMMb/YqFM=',
       },
     ]);
+    const review = (name: string, kind: string, namespaced = false) => ({
+      name,
+      singularName: name.slice(0, -1),
+      namespaced,
+      kind,
+      verbs: ['create'],
+    });
     expect(await resources('/apis/authentication.k8s.io/v1')).toEqual([
-      {
-        name: 'tokenreviews',
-        singularName: 'tokenreview',
-        namespaced: false,
-        kind: 'TokenReview',
-        verbs: ['create'],
-      },
+      review('selfsubjectreviews', 'SelfSubjectReview'),
+      review('tokenreviews', 'TokenReview'),
     ]);
     expect(await resources('/apis/authorization.k8s.io/v1')).toEqual([
-      {
-        name: 'subjectaccessreviews',
-        singularName: 'subjectaccessreview',
-        namespaced: false,
-        kind: 'SubjectAccessReview',
-        verbs: ['create'],
-      },
+      review('localsubjectaccessreviews', 'LocalSubjectAccessReview', true),
+      review('selfsubjectaccessreviews', 'SelfSubjectAccessReview'),
+      review('selfsubjectrulesreviews', 'SelfSubjectRulesReview'),
+      review('subjectaccessreviews', 'SubjectAccessReview'),
     ]);
+    // SelfSubjectReview's older versions are off by default, as in kube.
+    expect((await server.request('GET', '/apis/authentication.k8s.io/v1beta1')).status).toBe(404);
   });
 
   it('lists the subresources in aggregated discovery', async () => {

@@ -96,5 +96,16 @@ export {
 export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } from './authz/abac.js';
 export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
+export { ruleResolverOf, UnionRuleResolver } from './authz/rule-resolvers.js';
 export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';
 export * as rbac from './authz/rbac/index.js';
+export {
+  IMPERSONATE_EXTRA_HEADER_PREFIX,
+  IMPERSONATE_GROUP_HEADER,
+  IMPERSONATE_UID_HEADER,
+  IMPERSONATE_USER_HEADER,
+  impersonate,
+  impersonationRequests,
+  stripImpersonationHeaders,
+  type ImpersonationRequest,
+} from './authn/impersonation.js';

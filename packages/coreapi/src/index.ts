@@ -81,3 +81,25 @@ export {
   type ResourceAttributes,
   type AuthorizationDecision,
 } from './subject-access-review.js';
+export {
+  decodeLocalSubjectAccessReview,
+  decodeSelfSubjectAccessReview,
+  decodeSelfSubjectRulesReview,
+  localSubjectAccessReviewResource,
+  localSubjectAccessReviewResponse,
+  selfSubjectAccessReviewResource,
+  selfSubjectAccessReviewResponse,
+  selfSubjectRulesReviewResource,
+  selfSubjectRulesReviewResponse,
+  type SelfSubjectAccessReview,
+  type SelfSubjectRulesReview,
+  type SubjectRules,
+} from './self-access-reviews.js';
+export {
+  decodeSelfSubjectReview,
+  SELF_SUBJECT_REVIEW_VERSIONS,
+  selfSubjectReviewResource,
+  selfSubjectReviewResponse,
+  type SelfSubjectReview,
+  type SelfSubjectReviewVersion,
+} from './self-subject-review.js';

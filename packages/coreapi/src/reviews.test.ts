@@ -66,7 +66,7 @@ describe('SubjectAccessReview', () => {
     [
       'neither attributes nor subject',
       { spec: {} },
-      '.authorization.k8s.io "" is invalid: [spec.resourceAttributes: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: Invalid value: "": at least one of user or group must be specified]',
+      '.authorization.k8s.io "" is invalid: [spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: Invalid value: "": at least one of user or group must be specified]',
     ],
     [
       'both attribute kinds',

@@ -55,6 +55,7 @@ const entries: [string, string[]][] = [
   ['coordination.k8s.io/v1beta1', withLists(['Lease'])],
   ['authentication.k8s.io/v1', [...reviews.authn, 'TokenRequest']],
   ['authentication.k8s.io/v1beta1', reviews.authn],
+  ['authentication.k8s.io/v1alpha1', ['SelfSubjectReview']],
   ['authorization.k8s.io/v1', reviews.authz],
   ['authorization.k8s.io/v1beta1', reviews.authz],
 ];

@@ -49,33 +49,43 @@ export interface SubjectAccessReview {
 
 const strings = list(str, '[]string');
 
+/** The attributes a review asks about, shared by every access review kind. */
+export const resourceAttributesSpec = ptr(
+  struct('v1.ResourceAttributes', {
+    namespace: str,
+    verb: str,
+    group: str,
+    version: str,
+    resource: str,
+    subresource: str,
+    name: str,
+    fieldSelector: ptr(raw),
+    labelSelector: ptr(raw),
+  }),
+);
+export const nonResourceAttributesSpec = ptr(struct('v1.NonResourceAttributes', { path: str, verb: str }));
+export const accessReviewStatusSpec = struct('v1.SubjectAccessReviewStatus', {
+  allowed: always(bool),
+  denied: bool,
+  reason: str,
+  evaluationError: str,
+});
+
 const sarSpec = struct('v1.SubjectAccessReview', {
   kind: str,
   apiVersion: str,
   metadata: objectMetaSpec,
   spec: always(
     struct('v1.SubjectAccessReviewSpec', {
-      resourceAttributes: ptr(
-        struct('v1.ResourceAttributes', {
-          namespace: str,
-          verb: str,
-          group: str,
-          version: str,
-          resource: str,
-          subresource: str,
-          name: str,
-          fieldSelector: ptr(raw),
-          labelSelector: ptr(raw),
-        }),
-      ),
-      nonResourceAttributes: ptr(struct('v1.NonResourceAttributes', { path: str, verb: str })),
+      resourceAttributes: resourceAttributesSpec,
+      nonResourceAttributes: nonResourceAttributesSpec,
       user: str,
       groups: strings,
       extra: map(list(str, 'v1.ExtraValue'), 'map[string]v1.ExtraValue'),
       uid: str,
     }),
   ),
-  status: struct('v1.SubjectAccessReviewStatus', { allowed: always(bool), denied: bool, reason: str, evaluationError: str }),
+  status: accessReviewStatusSpec,
 });
 
 const codec = wireCodec<SubjectAccessReview>(groupTarget('authorization.k8s.io', 'SubjectAccessReview'), sarSpec);
@@ -83,21 +93,45 @@ const codec = wireCodec<SubjectAccessReview>(groupTarget('authorization.k8s.io',
 /** The GroupKind Go's 422 carries: the group, and the (blank) kind of the internal object. */
 export const subjectAccessReviewInvalidKind: GroupKind = { group: 'authorization.k8s.io', kind: '' };
 
-/** ValidateSubjectAccessReview. Struct values are printed as Go's internal types in JSON. */
-export function validateSubjectAccessReview(sar: SubjectAccessReview): FieldError[] {
+/** The attribute checks every access review spec shares (ValidateSelfSubjectAccessReviewSpec). */
+export function validateAccessReviewAttributes(spec: {
+  resourceAttributes?: ResourceAttributes;
+  nonResourceAttributes?: { path?: string; verb?: string };
+}): FieldError[] {
   const p = FieldPath.of('spec');
-  const spec = sar.spec ?? {};
   const errs: FieldError[] = [];
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
     const shown = { Path: spec.nonResourceAttributes.path ?? '', Verb: spec.nonResourceAttributes.verb ?? '' };
     errs.push(invalidValue(p.child('nonResourceAttributes'), shown, 'cannot be specified in combination with resourceAttributes'));
   }
   if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-    errs.push(invalidValue(p.child('resourceAttributes'), null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+    // Go prints a nil value as the string "null", quoted.
+    errs.push(invalidValue(p.child('resourceAttributes'), 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   }
-  if (!spec.user && !spec.groups?.length) errs.push(invalidValue(p.child('user'), spec.user ?? '', 'at least one of user or group must be specified'));
-  const { managedFields: _ignored, ...meta } = sar.metadata;
-  if (Object.keys(meta).length > 0) errs.push(invalidValue('metadata', encodeStruct({ ...sar.metadata }, objectMetaSpec), 'must be empty'));
+  return errs;
+}
+
+/** ValidateSubjectAccessReviewSpec: the attributes, and someone to ask about. */
+export function validateSubjectAccessReviewSpec(spec: NonNullable<SubjectAccessReview['spec']>): FieldError[] {
+  const errs = validateAccessReviewAttributes(spec);
+  if (!spec.user && !spec.groups?.length) errs.push(invalidValue(FieldPath.of('spec').child('user'), spec.user ?? '', 'at least one of user or group must be specified'));
+  return errs;
+}
+
+/** The metadata of a review as Go prints it in a `must be empty` error. */
+export function shownMetadata(meta: ObjectMeta): unknown {
+  return encodeStruct({ ...meta }, objectMetaSpec);
+}
+
+/** Whether a review's metadata is empty; managedFields are never kept on a create, so they do not count. */
+export function metadataEmpty(meta: ObjectMeta, except: readonly string[] = []): boolean {
+  return Object.keys(meta).every((k) => k === 'managedFields' || except.includes(k));
+}
+
+/** ValidateSubjectAccessReview. Struct values are printed as Go's internal types in JSON. */
+export function validateSubjectAccessReview(sar: SubjectAccessReview): FieldError[] {
+  const errs = validateSubjectAccessReviewSpec(sar.spec ?? {});
+  if (!metadataEmpty(sar.metadata)) errs.push(invalidValue('metadata', shownMetadata(sar.metadata), 'must be empty'));
   return errs;
 }
 
@@ -124,15 +158,19 @@ export interface AuthorizationDecision {
   readonly evaluationError?: string;
 }
 
-/** The response body: `status.allowed` always written, `denied` only for a Deny. */
-export function subjectAccessReviewResponse(sar: SubjectAccessReview, d: AuthorizationDecision): Record<string, unknown> {
-  const status: SubjectAccessReview['status'] = {
+/** A review's status: `allowed` always written, `denied` only for a Deny. */
+export function accessReviewStatus(d: AuthorizationDecision): NonNullable<SubjectAccessReview['status']> {
+  return {
     allowed: d.decision === 'Allow',
     ...(d.decision === 'Deny' ? { denied: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}),
   };
-  return codec.encode({ ...sar, status });
+}
+
+/** The response body: the request with its status. */
+export function subjectAccessReviewResponse(sar: SubjectAccessReview, d: AuthorizationDecision): Record<string, unknown> {
+  return codec.encode({ ...sar, status: accessReviewStatus(d) });
 }
 
 /** Discovery facts of the create-only `subjectaccessreviews` resource (no storage, so no hash). */

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import type { UserInfo } from '@keel/auth';
 import type { RequestInfo } from '../endpoints/request-info.js';
@@ -8,6 +9,11 @@ export interface RequestContext {
   info: RequestInfo;
   auditID: string;
   user?: UserInfo;
+  /**
+   * Set when the request impersonates: the authenticated user, who acts as `user`. The audit
+   * names both (its event's user and impersonatedUser).
+   */
+  originalUser?: UserInfo;
   /** Watches and other streams: exempt from the timeout and the in-flight caps. */
   longRunning: boolean;
 }
@@ -22,4 +28,12 @@ export function context(res: Response): RequestContext {
   const ctx = res.locals[KEY] as RequestContext | undefined;
   if (!ctx) throw new Error('request context missing: the request-info filter must run first');
   return ctx;
+}
+
+/**
+ * The context as a handler sees it: handlers take the plain ServerResponse, which the chain
+ * gave them as Express's response (a ServerResponse with its locals).
+ */
+export function handlerContext(res: ServerResponse): RequestContext {
+  return context(res as Response);
 }

@@ -26,6 +26,8 @@ function enabled(s: ApiEnablementConfig): string[] {
 }
 
 const ALL = [...SERVED_GROUP_VERSIONS];
+/** What is served without --runtime-config: the GA versions. */
+const GA = ALL.filter((gv) => !/\/v\d+(alpha|beta)\d+$/.test(gv));
 
 describe('ApiEnablementOptions', () => {
   it('registers --runtime-config in the API enablement section', () => {
@@ -36,17 +38,18 @@ describe('ApiEnablementOptions', () => {
   });
 
   it.each([
-    [[], ALL],
+    [[], GA],
     [['--runtime-config=api/all=false,v1=true'], ['v1']],
     [['--runtime-config=api/all=false,api/v1=true'], ['v1']],
     [['--runtime-config=api/all=false', '--runtime-config=events.k8s.io/v1'], ['events.k8s.io/v1']],
     [['--runtime-config=api/ga=false,coordination.k8s.io/v1=1'], ['coordination.k8s.io/v1']],
-    [['--runtime-config=api/ga=false,api/all=true'], []],
+    [['--runtime-config=api/ga=false,api/all=true'], ALL.filter((gv) => !GA.includes(gv))],
     [['--runtime-config=api/beta,api/alpha=true'], ALL],
     [
       ['--runtime-config=authorization.k8s.io/v1=false,authentication.k8s.io/v1=F'],
       ['v1', 'events.k8s.io/v1', 'coordination.k8s.io/v1'],
     ],
+    [['--runtime-config=authentication.k8s.io/v1beta1=true'], [...GA, 'authentication.k8s.io/v1beta1']],
     // Switching a resource on also serves its group/version.
     [['--runtime-config=api/all=false,events.k8s.io/v1/events=true'], ['events.k8s.io/v1']],
   ])('%j', (argv, expected) => {

@@ -7,6 +7,9 @@ export const SERVED_GROUP_VERSIONS = [
   'coordination.k8s.io/v1',
   'authentication.k8s.io/v1',
   'authorization.k8s.io/v1',
+  // Off unless enabled: older SelfSubjectReview versions kubectl auth whoami falls back to.
+  'authentication.k8s.io/v1beta1',
+  'authentication.k8s.io/v1alpha1',
 ] as const;
 
 export interface ApiEnablementConfig {

@@ -6,6 +6,7 @@ import { withAuditID } from '../filters/audit-id.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
 import { withCORS, withHSTS } from '../filters/hsts-cors.js';
+import { withImpersonation } from '../filters/impersonation.js';
 import { withMaxInFlight } from '../filters/max-in-flight.js';
 import { withRecovery } from '../filters/recovery.js';
 import { withRequestInfo } from '../filters/request-info.js';
@@ -29,7 +30,10 @@ export interface HandlerChainConfig {
  *   audit ID     - so every response, even a 401, carries Audit-ID;
  *   HSTS, CORS   - headers and preflight answers that must not need credentials;
  *   authentication, then audit (events name the user, denied requests are audited),
- *   authorization, then in-flight limits (refused requests never hold a slot),
+ *   impersonation (acting as another identity; checked for the authenticated user, so its
+ *     refusals are audited under that user),
+ *   authorization of the identity the request acts as, then in-flight limits (refused
+ *     requests never hold a slot),
  *   request timeout, and finally the handlers.
  */
 export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly RequestHandler[]): Express {
@@ -47,6 +51,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withCORS(config.corsAllowedOrigins),
       withAuthentication(config.authenticator),
       withAudit(),
+      withImpersonation(config.authorizer),
       withAuthorization(config.authorizer),
       withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight),
       withTimeout(config.requestTimeoutMs),

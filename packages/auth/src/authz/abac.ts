@@ -1,20 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, fileErrorText } from '../config-error.js';
 import { decodePolicyLine, PolicyDecodeError, type PolicySpec } from './abac-policy.js';
-import { isReadOnly, type Attributes, type Authorizer, type Decision } from './types.js';
+import type { UserInfo } from '../authn/types.js';
+import {
+  isReadOnly,
+  type Attributes,
+  type Authorizer,
+  type Decision,
+  type NonResourceRuleInfo,
+  type ResourceRuleInfo,
+  type RuleResolution,
+  type RuleResolver,
+} from './types.js';
 
 const FLAG = '--authorization-policy-file';
 
-function subjectMatches(p: PolicySpec, attrs: Attributes): boolean {
+function subjectMatches(p: PolicySpec, user: UserInfo): boolean {
   let matched = false;
   if (p.user !== '') {
     if (p.user === '*') matched = true;
-    else if (p.user === attrs.user.name) matched = true;
+    else if (p.user === user.name) matched = true;
     else return false;
   }
   if (p.group !== '') {
     if (p.group === '*') matched = true;
-    else if (attrs.user.groups.includes(p.group)) matched = true;
+    else if (user.groups.includes(p.group)) matched = true;
     else return false;
   }
   return matched;
@@ -43,14 +53,20 @@ function nonResourceMatches(p: PolicySpec, attrs: Attributes): boolean {
 /** Whether one ABAC policy allows the request (kube's abac.matches). */
 export function policyMatches(p: PolicySpec, attrs: Attributes): boolean {
   return (
-    subjectMatches(p, attrs) &&
+    subjectMatches(p, attrs.user) &&
     verbMatches(p, attrs) &&
     (resourceMatches(p, attrs) || nonResourceMatches(p, attrs))
   );
 }
 
-/** The first matching policy allows; with none, NoOpinion `No policy matched.` */
-export class ABACAuthorizer implements Authorizer {
+const verbsOf = (readonly: boolean): string[] => (readonly ? ['get', 'list', 'watch'] : ['*']);
+
+/**
+ * The first matching policy allows; with none, NoOpinion `No policy matched.` Its rules for a
+ * user are the policies naming the user (or a group of theirs) in that namespace or `*`, one
+ * rule per resource and per non-resource path (kube's PolicyList.RulesFor).
+ */
+export class ABACAuthorizer implements Authorizer, RuleResolver {
   constructor(readonly policies: readonly PolicySpec[]) {}
 
   authorize(attrs: Attributes): Promise<Decision> {
@@ -58,6 +74,26 @@ export class ABACAuthorizer implements Authorizer {
     return Promise.resolve(
       allowed ? { decision: 'allow', reason: '' } : { decision: 'noOpinion', reason: 'No policy matched.' },
     );
+  }
+
+  rulesFor(user: UserInfo, namespace: string): Promise<RuleResolution> {
+    const resourceRules: ResourceRuleInfo[] = [];
+    const nonResourceRules: NonResourceRuleInfo[] = [];
+    for (const p of this.policies) {
+      if (!subjectMatches(p, user) || (p.namespace !== '*' && p.namespace !== namespace)) continue;
+      if (p.resource !== '') {
+        resourceRules.push({
+          verbs: verbsOf(p.readonly),
+          apiGroups: [p.apiGroup],
+          resources: [p.resource],
+          resourceNames: [],
+        });
+      }
+      if (p.nonResourcePath !== '') {
+        nonResourceRules.push({ verbs: verbsOf(p.readonly), nonResourceURLs: [p.nonResourcePath] });
+      }
+    }
+    return Promise.resolve({ resourceRules, nonResourceRules, incomplete: false });
   }
 }
 

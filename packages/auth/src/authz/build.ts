@@ -7,13 +7,20 @@ import {
   PrivilegedGroupAuthorizer,
   UnionAuthorizer,
 } from './builtin.js';
-import type { Authorizer } from './types.js';
+import { ruleResolverOf, UnionRuleResolver } from './rule-resolvers.js';
+import type { Authorizer, RuleResolver } from './types.js';
 
 /** The modes Keel has no implementation of yet; configuring one stops start-up. */
 export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Webhook', 'RBAC', 'Node'];
 
 export interface BuiltAuthorizer {
   readonly authorizer: Authorizer;
+  /**
+   * The rules each mode grants a user, unioned in mode order (SelfSubjectRulesReview). A mode
+   * whose authorizer cannot list its rules makes the answer incomplete; the system:masters
+   * short-circuit lists nothing, as in kube.
+   */
+  readonly ruleResolver: RuleResolver;
   readonly warnings: readonly string[];
 }
 
@@ -31,6 +38,7 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
   }
   const warnings: string[] = [];
   const chain: Authorizer[] = [new PrivilegedGroupAuthorizer()];
+  const resolvers: RuleResolver[] = [];
   for (const mode of config.modes) {
     switch (mode) {
       case 'AlwaysAllow':
@@ -49,6 +57,9 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
         // Unreachable: every other mode was refused above.
         throw new ConfigError(`--authorization-mode ${mode} is not supported yet by Keel`);
     }
+    // Each mode adds one authorizer; its resolver (or the lack of one) is worked out from it.
+    const added = chain[chain.length - 1];
+    if (added) resolvers.push(ruleResolverOf(added));
   }
-  return { authorizer: new UnionAuthorizer(chain), warnings };
+  return { authorizer: new UnionAuthorizer(chain), ruleResolver: new UnionRuleResolver(resolvers), warnings };
 }

@@ -1,13 +1,24 @@
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/types.js';
-import type { Attributes, Authorizer, Decision } from './types.js';
+import type { Attributes, Authorizer, Decision, RuleResolution, RuleResolver } from './types.js';
 
 const ALLOW: Decision = { decision: 'allow', reason: '' };
 const NO_OPINION: Decision = { decision: 'noOpinion', reason: '' };
 
-/** --authorization-mode AlwaysAllow. */
-export class AlwaysAllowAuthorizer implements Authorizer {
+const EVERYTHING: RuleResolution = {
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+};
+const NOTHING: RuleResolution = { resourceRules: [], nonResourceRules: [], incomplete: false };
+
+/** --authorization-mode AlwaysAllow: everyone holds every rule. */
+export class AlwaysAllowAuthorizer implements Authorizer, RuleResolver {
   authorize(): Promise<Decision> {
     return Promise.resolve(ALLOW);
+  }
+
+  rulesFor(): Promise<RuleResolution> {
+    return Promise.resolve(EVERYTHING);
   }
 }
 
@@ -15,9 +26,13 @@ export class AlwaysAllowAuthorizer implements Authorizer {
  * --authorization-mode AlwaysDeny. Like kube it answers NoOpinion (with its reason) rather than
  * Deny, so an authorizer later in the chain can still allow.
  */
-export class AlwaysDenyAuthorizer implements Authorizer {
+export class AlwaysDenyAuthorizer implements Authorizer, RuleResolver {
   authorize(): Promise<Decision> {
     return Promise.resolve({ decision: 'noOpinion', reason: 'Everything is forbidden.' });
+  }
+
+  rulesFor(): Promise<RuleResolution> {
+    return Promise.resolve(NOTHING);
   }
 }
 

@@ -19,6 +19,7 @@ export async function readCreateOnlyBody<T>(
   limit: number,
   kind: string,
   decode: (body: unknown) => { object: T; unknownFields: readonly string[] },
+  version = 'v1',
 ): Promise<CreateOnlyBody<T>> {
   const options = parseCreateOptions(r.url.searchParams);
   const raw = await readBody(r.req, limit);
@@ -28,7 +29,7 @@ export async function readCreateOnlyBody<T>(
   const problems = strictProblems(decoded, jsonDuplicates(r.req, raw));
   if (problems.length > 0 && directive === 'Strict') {
     throw badRequest(
-      `${kind} in version "v1" cannot be handled as a ${kind}: strict decoding error: ${problems.join(', ')}`,
+      `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(', ')}`,
     );
   }
   if (problems.length > 0) addWarnings(r.res, problems);

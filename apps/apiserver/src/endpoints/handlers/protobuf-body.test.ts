@@ -73,6 +73,65 @@ describe('protobuf request bodies', () => {
     });
   });
 
+  it('decodes the review kinds: attributes, selectors and extras (map of ExtraValue)', () => {
+    const requirement = new ProtoWriter().string(1, 'tier').string(2, 'In').strings(3, ['web']).finish();
+    const attrs = new ProtoWriter()
+      .string(1, 'default')
+      .string(2, 'list')
+      .string(5, 'pods')
+      .message(9, new ProtoWriter().string(1, 'a=b').messages(2, [requirement]).finish())
+      .finish();
+    const extra = new ProtoWriter()
+      .string(1, 'scopes')
+      .message(2, new ProtoWriter().strings(1, ['view', 'edit']).finish())
+      .finish();
+    const spec = new ProtoWriter()
+      .message(1, attrs)
+      .string(3, 'jane')
+      .strings(4, ['dev'])
+      .messages(5, [extra])
+      .string(6, 'u-1')
+      .finish();
+    const sar = new ProtoWriter().message(1, Buffer.alloc(0)).message(2, spec).finish();
+    expect(
+      decodeProtobufObject(
+        envelope('authorization.k8s.io/v1', 'SubjectAccessReview', sar),
+        'SubjectAccessReview',
+      ),
+    ).toEqual({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      metadata: {},
+      spec: {
+        resourceAttributes: {
+          namespace: 'default',
+          verb: 'list',
+          resource: 'pods',
+          labelSelector: {
+            rawSelector: 'a=b',
+            requirements: [{ key: 'tier', operator: 'In', values: ['web'] }],
+          },
+        },
+        user: 'jane',
+        groups: ['dev'],
+        extra: { scopes: ['view', 'edit'] },
+        uid: 'u-1',
+      },
+    });
+    const rules = new ProtoWriter().message(2, new ProtoWriter().string(1, 'qa').finish()).finish();
+    expect(
+      decodeProtobufObject(
+        envelope('authorization.k8s.io/v1', 'SelfSubjectRulesReview', rules),
+        'SelfSubjectRulesReview',
+      ),
+    ).toEqual({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectRulesReview',
+      spec: { namespace: 'qa' },
+    });
+    expect(decodesProtobuf('SelfSubjectReview')).toBe(true);
+  });
+
   it('refuses what is not the envelope, a truncated message or a kind it does not decode, as a 400', () => {
     const bad = (body: Buffer) => {
       try {

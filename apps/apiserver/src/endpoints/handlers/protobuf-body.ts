@@ -4,7 +4,7 @@ import { badRequest } from '@keel/apimachinery';
  * Request bodies in the Kubernetes protobuf encoding (`application/vnd.kubernetes.protobuf`):
  * the `k8s\0` magic, a runtime.Unknown envelope (typeMeta, raw), and the object's generated
  * message in `raw`. kubectl's generators send it (`kubectl create namespace`, `kubectl create
- * configmap`), so the kinds they create are decoded here into the JSON wire form, which then goes
+ * configmap`), as do `kubectl auth can-i` and `whoami` for the reviews, so those kinds are decoded here into the JSON wire form, which then goes
  * through the one decode path every JSON body takes. Unknown fields are skipped, as Go's
  * generated Unmarshal does. No protobuf library fits: they need .proto files or generated code
  * for the Kubernetes types, and this needs a field table for a handful of messages.
@@ -22,6 +22,8 @@ type FieldType =
   | 'strings'
   | 'stringMap'
   | 'bytesMap'
+  /** map<string, ExtraValue>: each value a message of repeated strings (field 1). */
+  | 'stringsMap'
   | { readonly message: Schema; readonly repeated?: boolean };
 
 /** Field number → JSON name and type. */
@@ -52,8 +54,68 @@ const objectMeta: Schema = {
   14: ['finalizers', 'strings'],
 };
 
+const selectorAttributes: Schema = {
+  1: ['rawSelector', 'string'],
+  2: [
+    'requirements',
+    {
+      message: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['values', 'strings'] },
+      repeated: true,
+    },
+  ],
+};
+const resourceAttributes: Schema = {
+  1: ['namespace', 'string'],
+  2: ['verb', 'string'],
+  3: ['group', 'string'],
+  4: ['version', 'string'],
+  5: ['resource', 'string'],
+  6: ['subresource', 'string'],
+  7: ['name', 'string'],
+  8: ['fieldSelector', { message: selectorAttributes }],
+  9: ['labelSelector', { message: selectorAttributes }],
+};
+const accessAttributes: Schema = {
+  1: ['resourceAttributes', { message: resourceAttributes }],
+  2: ['nonResourceAttributes', { message: { 1: ['path', 'string'], 2: ['verb', 'string'] } }],
+};
+const subjectAccessReview: Schema = {
+  1: ['metadata', { message: objectMeta }],
+  2: [
+    'spec',
+    {
+      message: {
+        ...accessAttributes,
+        3: ['user', 'string'],
+        4: ['groups', 'strings'],
+        5: ['extra', 'stringsMap'],
+        6: ['uid', 'string'],
+      },
+    },
+  ],
+};
+// The review kinds kubectl and client-go send as protobuf (auth can-i, whoami); status is never read.
+const selfSubjectReview: Schema = { 1: ['metadata', { message: objectMeta }] };
+
 /** The kinds decoded, by `<apiVersion>/<kind>` of the envelope. */
 const kinds: Readonly<Record<string, Schema>> = {
+  'authorization.k8s.io/v1/SubjectAccessReview': subjectAccessReview,
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': subjectAccessReview,
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': {
+    1: ['metadata', { message: objectMeta }],
+    2: ['spec', { message: accessAttributes }],
+  },
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': {
+    1: ['metadata', { message: objectMeta }],
+    2: ['spec', { message: { 1: ['namespace', 'string'] } }],
+  },
+  'authentication.k8s.io/v1/TokenReview': {
+    1: ['metadata', { message: objectMeta }],
+    2: ['spec', { message: { 1: ['token', 'string'], 2: ['audiences', 'strings'] } }],
+  },
+  'authentication.k8s.io/v1/SelfSubjectReview': selfSubjectReview,
+  'authentication.k8s.io/v1beta1/SelfSubjectReview': selfSubjectReview,
+  'authentication.k8s.io/v1alpha1/SelfSubjectReview': selfSubjectReview,
   'v1/Namespace': {
     1: ['metadata', { message: objectMeta }],
     2: ['spec', { message: { 1: ['finalizers', 'strings'] } }],
@@ -66,9 +128,9 @@ const kinds: Readonly<Record<string, Schema>> = {
   },
 };
 
-/** Whether protobuf bodies for this (core v1) kind are decoded. */
+/** Whether protobuf bodies for this kind (in some group/version) are decoded. */
 export function decodesProtobuf(kind: string): boolean {
-  return Object.hasOwn(kinds, `v1/${kind}`);
+  return Object.keys(kinds).some((k) => k.endsWith(`/${kind}`));
 }
 
 class Reader {
@@ -144,6 +206,20 @@ function mapEntry(raw: Buffer, asBytes: boolean): [string, string] {
   return [key, value];
 }
 
+function extraEntry(raw: Buffer): [string, string[]] {
+  let key = '';
+  let items: string[] = [];
+  const r = new Reader(raw);
+  r.fields((num, wire) => {
+    if (wire !== 2) return r.skip(wire);
+    const b = r.bytes();
+    if (num === 1) key = b.toString('utf8');
+    else if (num === 2)
+      items = (decodeMessage(b, { 1: ['items', 'strings'] })['items'] as string[] | undefined) ?? [];
+  });
+  return [key, items];
+}
+
 function decodeMessage(raw: Buffer, schema: Schema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const r = new Reader(raw);
@@ -165,7 +241,10 @@ function decodeMessage(raw: Buffer, schema: Schema): Record<string, unknown> {
       const t = decodeTime(b);
       if (t !== undefined) out[name] = t;
     } else if (type === 'strings') ((out[name] ??= []) as string[]).push(b.toString('utf8'));
-    else if (type === 'stringMap' || type === 'bytesMap') {
+    else if (type === 'stringsMap') {
+      const [k, items] = extraEntry(b);
+      ((out[name] ??= {}) as Record<string, string[]>)[k] = items;
+    } else if (type === 'stringMap' || type === 'bytesMap') {
       const [k, v] = mapEntry(b, type === 'bytesMap');
       ((out[name] ??= {}) as Record<string, string>)[k] = v;
     } else if (type.repeated) ((out[name] ??= []) as unknown[]).push(decodeMessage(b, type.message));

@@ -7,6 +7,7 @@ import {
   type Attributes,
   type Authenticator,
   type Authorizer,
+  type UserInfo,
 } from '@keel/auth';
 import {
   decodeSubjectAccessReview,
@@ -27,9 +28,10 @@ export interface ReviewScope {
   readonly maxRequestBodyBytes: number;
 }
 
-type ReviewHandler = (r: HandlerRequest) => Promise<void>;
+export type ReviewHandler = (r: HandlerRequest) => Promise<void>;
 
-function guarded(scope: ReviewScope, handle: ReviewHandler): ReviewHandler {
+/** Runs a review handler; every failure ends in one Status response. */
+export function guarded(scope: ReviewScope, handle: ReviewHandler): ReviewHandler {
   return async (r) => {
     try {
       await handle(r);
@@ -104,15 +106,17 @@ export function tokenReviewHandler(
   });
 }
 
-/** The authorizer's question, from a review's spec (SubjectAccessReview's attributes). */
-function attributesOf(sar: SubjectAccessReview): Attributes {
+/** The user a SubjectAccessReview (or LocalSubjectAccessReview) asks about. */
+export function reviewedUser(sar: SubjectAccessReview): UserInfo {
   const spec = sar.spec ?? {};
-  const user = {
-    name: spec.user ?? '',
-    uid: spec.uid ?? '',
-    groups: spec.groups ?? [],
-    extra: spec.extra ?? {},
-  };
+  return { name: spec.user ?? '', uid: spec.uid ?? '', groups: spec.groups ?? [], extra: spec.extra ?? {} };
+}
+
+/** The authorizer's question for `user`, from an access review's attributes. */
+export function accessAttributes(
+  user: UserInfo,
+  spec: Pick<NonNullable<SubjectAccessReview['spec']>, 'resourceAttributes' | 'nonResourceAttributes'>,
+): Attributes {
   const ra = spec.resourceAttributes;
   if (ra) {
     return {
@@ -122,7 +126,8 @@ function attributesOf(sar: SubjectAccessReview): Attributes {
       path: '',
       namespace: ra.namespace ?? '',
       apiGroup: ra.group ?? '',
-      apiVersion: ra.version ?? '',
+      // An empty version asks about every version (kube's matchAllVersionIfEmpty).
+      apiVersion: ra.version || '*',
       resource: ra.resource ?? '',
       subresource: ra.subresource ?? '',
       name: ra.name ?? '',
@@ -145,6 +150,16 @@ function attributesOf(sar: SubjectAccessReview): Attributes {
 
 const DECISIONS = { allow: 'Allow', deny: 'Deny', noOpinion: 'NoOpinion' } as const;
 
+/** Asks the authorizer, answering as a review's status does. */
+export async function decide(authorizer: Authorizer, attrs: Attributes): Promise<AuthorizationDecision> {
+  const { decision, reason, error } = await authorizer.authorize(attrs);
+  return {
+    decision: DECISIONS[decision],
+    ...(reason !== '' ? { reason } : {}),
+    ...(error !== undefined ? { evaluationError: error } : {}),
+  };
+}
+
 /**
  * POST subjectaccessreviews (authorization.k8s.io/v1): the server's own authorizer chain answers
  * whether the named user may do what the attributes describe. Never stored.
@@ -157,12 +172,7 @@ export function subjectAccessReviewHandler(scope: ReviewScope, authorizer: Autho
       'SubjectAccessReview',
       decodeSubjectAccessReview,
     );
-    const { decision, reason, error } = await authorizer.authorize(attributesOf(sar));
-    const answer: AuthorizationDecision = {
-      decision: DECISIONS[decision],
-      ...(reason !== '' ? { reason } : {}),
-      ...(error !== undefined ? { evaluationError: error } : {}),
-    };
+    const answer = await decide(authorizer, accessAttributes(reviewedUser(sar), sar.spec ?? {}));
     writeObject(r.req, r.res, r.url, 201, subjectAccessReviewResponse(sar, answer));
   });
 }

@@ -58,3 +58,10 @@ export function writeManifest(config: ClientConfig, name: string, text: string):
   writeFileSync(file, text);
   return file;
 }
+
+/** Writes a kubeconfig for the same cluster with another bearer token and returns its path. */
+export function tokenKubeconfig(config: ClientConfig, name: string, token: string): string {
+  const file = join(config.dir, `kubeconfig-${name}`);
+  writeFileSync(file, kubeconfigText(config.server, config.caFile, token));
+  return file;
+}
