@@ -77,6 +77,15 @@ export {
   UnionTokenAuthenticator,
 } from './authn/union.js';
 export { buildAuthenticator, type AuthenticatorDeps, type BuiltAuthenticator } from './authn/build.js';
+export {
+  CachedTokenAuthenticator,
+  TOKEN_REVIEWS_PATH,
+  tokenReviewRequest,
+  tokenReviewVerdict,
+  WebhookTokenAuthenticator,
+  type TokenReviewVersion,
+  type WebhookTokenOptions,
+} from './authn/webhook/index.js';
 
 export type {
   Attributes,
@@ -98,3 +107,22 @@ export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
 export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';
 export * as rbac from './authz/rbac/index.js';
+export {
+  BOTH_ALLOWED_AND_DENIED,
+  decisionFromStatus,
+  SUBJECT_ACCESS_REVIEWS_PATH,
+  subjectAccessReviewRequest,
+  subjectAccessReviewSpec,
+  WebhookAuthorizer,
+  type SubjectAccessReviewVersion,
+  type WebhookAuthorizerOptions,
+} from './authz/webhook/index.js';
+export {
+  DEFAULT_REVIEW_BACKOFF,
+  REVIEW_TIMEOUT_MS,
+  TtlCache,
+  webhookEndpoint,
+  type RetryBackoff,
+  type ReviewEndpoint,
+  type ReviewRequestOptions,
+} from './webhook/index.js';

@@ -1,5 +1,8 @@
+import type { Logger } from '@keel/log';
 import type { AuthorizationConfig, AuthorizationMode } from '../options/authorization-options.js';
 import { ConfigError } from '../config-error.js';
+import { LateLogger } from '../late-logger.js';
+import { webhookEndpoint } from '../webhook/endpoint.js';
 import { ABACAuthorizer, loadPolicyFile } from './abac.js';
 import {
   AlwaysAllowAuthorizer,
@@ -8,13 +11,16 @@ import {
   UnionAuthorizer,
 } from './builtin.js';
 import type { Authorizer } from './types.js';
+import { WebhookAuthorizer } from './webhook/index.js';
 
 /** The modes Keel has no implementation of yet; configuring one stops start-up. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Webhook', 'RBAC', 'Node'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['RBAC', 'Node'];
 
 export interface BuiltAuthorizer {
   readonly authorizer: Authorizer;
   readonly warnings: readonly string[];
+  /** Gives the Webhook authorizer the daemon's logger once it exists. */
+  readonly logTo?: (logger: Logger) => void;
 }
 
 /**
@@ -30,6 +36,7 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
     );
   }
   const warnings: string[] = [];
+  const logger = new LateLogger();
   const chain: Authorizer[] = [new PrivilegedGroupAuthorizer()];
   for (const mode of config.modes) {
     switch (mode) {
@@ -45,10 +52,23 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
         chain.push(new ABACAuthorizer(loaded.policies));
         break;
       }
+      case 'Webhook': {
+        const hook = config.webhook;
+        if (hook === undefined) throw new ConfigError('--authorization-webhook-config-file is required');
+        chain.push(
+          new WebhookAuthorizer(webhookEndpoint('authorization-webhook-config-file', hook.configFile), {
+            version: hook.version === 'v1' ? 'v1' : 'v1beta1',
+            allowTtlMs: hook.cacheAuthorizedTTL.milliseconds,
+            denyTtlMs: hook.cacheUnauthorizedTTL.milliseconds,
+            logger,
+          }),
+        );
+        break;
+      }
       default:
         // Unreachable: every other mode was refused above.
         throw new ConfigError(`--authorization-mode ${mode} is not supported yet by Keel`);
     }
   }
-  return { authorizer: new UnionAuthorizer(chain), warnings };
+  return { authorizer: new UnionAuthorizer(chain), warnings, logTo: (l) => logger.attach(l) };
 }
