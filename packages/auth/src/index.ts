@@ -77,6 +77,7 @@ export {
   UnionTokenAuthenticator,
 } from './authn/union.js';
 export { buildAuthenticator, type AuthenticatorDeps, type BuiltAuthenticator } from './authn/build.js';
+export { OIDCAuthenticator, type OIDCAuthenticatorOptions } from './authn/oidc/index.js';
 export {
   CachedTokenAuthenticator,
   TOKEN_REVIEWS_PATH,
