@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { TestCert } from './pki.js';
 
 /** What the webhook answers one request with; a string body is sent as it is (garbage tests). */
@@ -48,7 +49,7 @@ export class TestWebhookServer {
       },
       (req, res) => {
         void readJson(req).then((body) => {
-          const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
+          const peer = (req.socket as TLSSocket).getPeerCertificate();
           const call = {
             path: req.url ?? '',
             body,

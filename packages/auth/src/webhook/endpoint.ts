@@ -41,5 +41,5 @@ export function webhookEndpoint(flag: string, file: string): ReviewEndpoint {
     { ...connection, server: new URL(url.origin) },
     { rateLimiter: null, userAgent: `keel-apiserver/${keelVersion}` },
   );
-  return { client, path: `${url.pathname}${url.search}` };
+  return { client, path: url.pathname };
 }

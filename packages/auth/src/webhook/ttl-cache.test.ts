@@ -21,13 +21,15 @@ describe('TtlCache', () => {
   });
 
   it('setting again replaces the value and restarts its ttl', () => {
-    let now = 0;
+    let now = 1000;
     const cache = new TtlCache<{ v: string }>(10, () => now);
     cache.set('a', { v: 'x' }, 100);
-    now = 90;
+    now = 1090;
     cache.set('a', { v: 'y' }, 100);
-    now = 150;
+    now = 1150;
     expect(cache.get('a')).toEqual({ v: 'y' });
+    now = 1191;
+    expect(cache.get('a')).toBeUndefined();
   });
 
   it('drops the least recently used entry when full', () => {

@@ -5,7 +5,8 @@ import { LRUCache } from 'lru-cache';
  * entry makes it the most recently used, past `maxEntries` the least recently used one goes, and
  * an entry is still good at the very moment it expires (kube compares with After). A thin layer
  * over lru-cache, which keeps the per-entry TTLs; this adds the kube meaning of a zero TTL
- * (cache nothing) and a clock tests can move.
+ * (cache nothing) and a clock tests can move (one that never reads 0: lru-cache takes a start
+ * time of 0 for "no TTL").
  */
 export class TtlCache<V extends object> {
   private readonly entries: LRUCache<string, V>;

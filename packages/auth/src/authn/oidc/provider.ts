@@ -1,4 +1,4 @@
-import { Agent, get } from 'node:https';
+import { get, type Agent } from 'node:https';
 import { JwksClient } from 'jwks-rsa';
 
 /** kube's OIDC HTTP client gives every request to the issuer 30 seconds. */
