@@ -160,6 +160,6 @@ describe('an OIDC issuer that is down when the server starts', () => {
     issuers.push(issuer);
     const key = issuer.addKey('RS256');
     // kube retries discovery every 10 seconds.
-    await untilAccepted(server, signToken(claims, key));
-  });
+    await untilAccepted(server, signToken(claims, key), 40_000);
+  }, 60_000);
 });
