@@ -165,3 +165,19 @@ describe('WebhookAuthorizer (over HTTPS, from a connection-config)', () => {
     },
   );
 });
+
+describe('WebhookAuthorizer.rulesFor', () => {
+  it('cannot list rules: incomplete, with the evaluation error kube gives', async () => {
+    const endpoint = webhookEndpoint(
+      'authorization-webhook-config-file',
+      writeWebhookConfig(join(pki.dir, 'rules-hook.json'), 'https://127.0.0.1:1/authorize', ca.certPem),
+    );
+    const authz = new WebhookAuthorizer(endpoint, { allowTtlMs: 0, denyTtlMs: 0 });
+    expect(await authz.rulesFor(attrs('/').user, 'default')).toEqual({
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: true,
+      evaluationError: 'webhook authorizer does not support user rule resolution',
+    });
+  });
+});

@@ -2,7 +2,8 @@ import type { Logger } from '@keel/log';
 import { sendReview, type ReviewEndpoint } from '../../webhook/endpoint.js';
 import { errorText, expectKind, type ReviewRequestOptions } from '../../webhook/review-request.js';
 import { TtlCache } from '../../webhook/ttl-cache.js';
-import type { Attributes, Authorizer, Decision } from '../types.js';
+import type { UserInfo } from '../../authn/types.js';
+import type { Attributes, Authorizer, Decision, RuleResolution, RuleResolver } from '../types.js';
 import {
   decisionFromStatus,
   subjectAccessReviewRequest,
@@ -51,7 +52,7 @@ function shouldCache(attrs: Attributes): boolean {
  * decision is no opinion with the failure as its error, which the filter answers with a 500
  * unless a later authorizer allows; nothing is cached then.
  */
-export class WebhookAuthorizer implements Authorizer {
+export class WebhookAuthorizer implements Authorizer, RuleResolver {
   private readonly cache: TtlCache<SubjectAccessReviewStatus>;
   private readonly version: SubjectAccessReviewVersion;
 
@@ -83,5 +84,15 @@ export class WebhookAuthorizer implements Authorizer {
         this.cache.set(key, status, status.allowed ? this.opts.allowTtlMs : this.opts.denyTtlMs);
     }
     return decisionFromStatus(status);
+  }
+
+  /** A webhook cannot list what it would allow: the list is incomplete, as kube says. */
+  rulesFor(_user: UserInfo, _namespace: string): Promise<RuleResolution> {
+    return Promise.resolve({
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: true,
+      evaluationError: 'webhook authorizer does not support user rule resolution',
+    });
   }
 }
