@@ -1,5 +1,5 @@
 import { keelVersion } from '@keel/apimachinery';
-import { loadConnectionConfig, RestClient } from '@keel/client';
+import { loadConnectionConfig, RestClient, type Connection } from '@keel/client';
 import { ConfigError } from '../config-error.js';
 import { errorText, postReview, type ReviewRequestOptions } from './review-request.js';
 
@@ -29,7 +29,7 @@ export function sendReview(
  * client-side throttling, as in kube. Throws a ConfigError naming `flag` when the file is unusable.
  */
 export function webhookEndpoint(flag: string, file: string): ReviewEndpoint {
-  let connection;
+  let connection: Connection;
   try {
     connection = loadConnectionConfig(file);
   } catch (err) {
