@@ -49,6 +49,8 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
 
 async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal): Promise<number> {
   const { config } = done;
+  done.authn.logTo?.(logger);
+  done.authz.logTo?.(logger);
   logger.info('Starting Keel API server', {
     version: keelVersion,
     store: config.store.backend.kind,

@@ -205,8 +205,20 @@ describe('start-up refusals', () => {
     [['--authorization-mode=RBAC'], '--authorization-mode RBAC is not supported yet by Keel'],
     [['--authorization-mode=AlwaysAllow,Node'], '--authorization-mode Node is not supported yet by Keel'],
     [
-      ['--oidc-issuer-url=https://issuer.example.com', '--oidc-client-id=keel'],
-      '--oidc-issuer-url is not supported yet by Keel',
+      [
+        '--oidc-issuer-url=https://issuer.example.com',
+        '--oidc-client-id=keel',
+        '--oidc-ca-file=/nonexistent/oidc.crt',
+      ],
+      /^--oidc-ca-file.*\/nonexistent\/oidc\.crt.*no such file or directory$/,
+    ],
+    [
+      ['--authentication-token-webhook-config-file=/nonexistent/hook.yaml'],
+      '--authentication-token-webhook-config-file: connection-config /nonexistent/hook.yaml: no such file or directory',
+    ],
+    [
+      ['--authorization-mode=Webhook', '--authorization-webhook-config-file=/nonexistent/hook.yaml'],
+      '--authorization-webhook-config-file: connection-config /nonexistent/hook.yaml: no such file or directory',
     ],
     [
       ['--client-ca-file=/nonexistent/ca.crt'],

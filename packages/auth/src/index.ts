@@ -77,6 +77,16 @@ export {
   UnionTokenAuthenticator,
 } from './authn/union.js';
 export { buildAuthenticator, type AuthenticatorDeps, type BuiltAuthenticator } from './authn/build.js';
+export { OIDCAuthenticator, type OIDCAuthenticatorOptions } from './authn/oidc/index.js';
+export {
+  CachedTokenAuthenticator,
+  TOKEN_REVIEWS_PATH,
+  tokenReviewRequest,
+  tokenReviewVerdict,
+  WebhookTokenAuthenticator,
+  type TokenReviewVersion,
+  type WebhookTokenOptions,
+} from './authn/webhook/index.js';
 
 export type {
   Attributes,
@@ -109,3 +119,22 @@ export {
   stripImpersonationHeaders,
   type ImpersonationRequest,
 } from './authn/impersonation.js';
+export {
+  BOTH_ALLOWED_AND_DENIED,
+  decisionFromStatus,
+  SUBJECT_ACCESS_REVIEWS_PATH,
+  subjectAccessReviewRequest,
+  subjectAccessReviewSpec,
+  WebhookAuthorizer,
+  type SubjectAccessReviewVersion,
+  type WebhookAuthorizerOptions,
+} from './authz/webhook/index.js';
+export {
+  DEFAULT_REVIEW_BACKOFF,
+  REVIEW_TIMEOUT_MS,
+  TtlCache,
+  webhookEndpoint,
+  type RetryBackoff,
+  type ReviewEndpoint,
+  type ReviewRequestOptions,
+} from './webhook/index.js';

@@ -12,3 +12,11 @@ export {
 } from './api-server.js';
 export { TestPKI, type TestCert, type LeafSpec } from './pki.js';
 export { writeKubeconfig, type ClientCertCredential } from './kubeconfig.js';
+export {
+  TestWebhookServer,
+  writeWebhookConfig,
+  reviewWith,
+  type WebhookAnswer,
+  type WebhookCall,
+} from './webhook-server.js';
+export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';

@@ -1,7 +1,10 @@
 import { StatusError } from '@keel/apimachinery';
-import type { RequestHeaderConfig } from '@keel/auth';
+import { REVIEW_TIMEOUT_MS, type RequestHeaderConfig } from '@keel/auth';
 import type { RestClient } from '@keel/client';
-import { errorText, isRecord, REVIEW_TIMEOUT_MS } from './review-request.js';
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Where the API server publishes its client CAs and front-proxy settings (kube-system in kube). */
 export const AUTHENTICATION_CONFIGMAP_NAMESPACE = 'platform-system';

@@ -5,6 +5,7 @@ import {
   AnonymousAuthenticator,
   AuthenticatedGroupAdder,
   BearerTokenAuthenticator,
+  CachedTokenAuthenticator,
   ConfigError,
   FallbackOnNoCredentials,
   forbiddenError,
@@ -13,9 +14,13 @@ import {
   PrivilegedGroupAuthorizer,
   RequestHeaderAuthenticator,
   stripCredentialHeaders,
+  SUBJECT_ACCESS_REVIEWS_PATH,
+  TOKEN_REVIEWS_PATH,
   UnionAuthenticator,
   UnionAuthorizer,
   warningHeaderValue,
+  WebhookAuthorizer,
+  WebhookTokenAuthenticator,
   X509Authenticator,
   type Attributes,
   type Authenticator,
@@ -23,14 +28,13 @@ import {
   type DelegatingAuthenticationConfig,
   type DelegatingAuthorizationConfig,
   type RequestHeaderSettings,
+  type RetryBackoff,
 } from '@keel/auth';
 import { loadConnectionConfig, RestClient } from '@keel/client';
 import type { Logger } from '@keel/log';
 import { readCABundle } from '@keel/serving';
 import { AUTHENTICATION_CONFIGMAP, lookupAuthentication, type LookupOutcome } from './auth-lookup.js';
-import { errorText, type RetryBackoff } from './review-request.js';
-import { AlwaysAllowPathsAuthorizer, SubjectAccessReviewAuthorizer } from './sar-authorizer.js';
-import { CachedTokenAuthenticator, TokenReviewAuthenticator } from './token-review-authenticator.js';
+import { AlwaysAllowPathsAuthorizer } from './always-allow-paths.js';
 import { writeStatus } from './write-status.js';
 
 export interface DelegatedAuthOptions {
@@ -40,6 +44,8 @@ export interface DelegatedAuthOptions {
   /** How failed reviews are retried; tests shorten it. */
   readonly backoff?: RetryBackoff;
 }
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** client-go settings kube gives its delegated clients: high limits, as they gate every request. */
 const DELEGATED_CLIENT = { qps: 200, burst: 400 } as const;
@@ -162,10 +168,10 @@ async function authenticationChain(
   }
 
   if (client !== undefined) {
-    const reviews = new TokenReviewAuthenticator(
-      client,
-      logger,
-      opts.backoff ? { backoff: opts.backoff } : {},
+    // As kube-scheduler: v1 reviews of the API server's own tokenreviews, no audiences.
+    const reviews = new WebhookTokenAuthenticator(
+      { client, path: TOKEN_REVIEWS_PATH },
+      { logger, ...(opts.backoff ? { backoff: opts.backoff } : {}) },
     );
     authenticators.push(
       new BearerTokenAuthenticator(new CachedTokenAuthenticator(reviews, authn.cacheTTL.milliseconds)),
@@ -207,12 +213,15 @@ function authorizationChain(
     authorizers.push(new AlwaysAllowPathsAuthorizer(authz.alwaysAllowPaths));
   if (client !== undefined) {
     authorizers.push(
-      new SubjectAccessReviewAuthorizer(client, {
-        allowTtlMs: authz.allowCacheTTL.milliseconds,
-        denyTtlMs: authz.denyCacheTTL.milliseconds,
-        logger: opts.logger,
-        ...(opts.backoff ? { backoff: opts.backoff } : {}),
-      }),
+      new WebhookAuthorizer(
+        { client, path: SUBJECT_ACCESS_REVIEWS_PATH },
+        {
+          allowTtlMs: authz.allowCacheTTL.milliseconds,
+          denyTtlMs: authz.denyCacheTTL.milliseconds,
+          logger: opts.logger,
+          ...(opts.backoff ? { backoff: opts.backoff } : {}),
+        },
+      ),
     );
   } else {
     opts.logger.warning(

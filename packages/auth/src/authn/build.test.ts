@@ -71,25 +71,7 @@ const ask = (cert: TestCert | undefined, headers: OutgoingHttpHeaders = {}) =>
 
 describe('buildAuthenticator: refusals', () => {
   it.each([
-    [
-      ['--oidc-issuer-url', 'https://idp.example', '--oidc-client-id', 'keel'],
-      '--oidc-issuer-url is not supported yet by Keel',
-    ],
-    [
-      ['--authentication-token-webhook-config-file', '/etc/webhook.conf'],
-      '--authentication-token-webhook-config-file is not supported yet by Keel',
-    ],
     [['--enable-bootstrap-token-auth'], '--enable-bootstrap-token-auth is not supported yet by Keel'],
-    [
-      [
-        '--enable-bootstrap-token-auth',
-        '--oidc-issuer-url',
-        'https://idp.example',
-        '--oidc-client-id',
-        'keel',
-      ],
-      '--oidc-issuer-url, --enable-bootstrap-token-auth are not supported yet by Keel',
-    ],
   ])('%j', (argv, message) => {
     expect(() => build(argv)).toThrow(new ConfigError(message));
   });
@@ -104,6 +86,22 @@ describe('buildAuthenticator: refusals', () => {
       'a missing client CA',
       () => ['--client-ca-file', join(pki.dir, 'x.crt')],
       (d) => `--client-ca-file: open ${d}/x.crt: no such file or directory`,
+    ],
+    [
+      'a missing OIDC CA',
+      () => [
+        '--oidc-issuer-url=https://idp.example',
+        '--oidc-client-id=keel',
+        '--oidc-ca-file',
+        join(pki.dir, 'o.crt'),
+      ],
+      (d) => `--oidc-ca-file: open ${d}/o.crt: no such file or directory`,
+    ],
+    [
+      'a missing token webhook connection-config',
+      () => ['--authentication-token-webhook-config-file', join(pki.dir, 'hook.conf')],
+      (d) =>
+        `--authentication-token-webhook-config-file: connection-config ${d}/hook.conf: no such file or directory`,
     ],
     [
       'a missing request-header CA',

@@ -1,5 +1,8 @@
+import type { Logger } from '@keel/log';
 import type { AuthenticationConfig } from '../options/authentication-options.js';
 import { ConfigError } from '../config-error.js';
+import { LateLogger } from '../late-logger.js';
+import { webhookEndpoint } from '../webhook/endpoint.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
 import { parseCertificates, readCABundleFile } from './cert-chain.js';
 import { RequestHeaderAuthenticator } from './request-header.js';
@@ -7,6 +10,8 @@ import { X509Authenticator } from './x509.js';
 import { LEGACY_ISSUER, ServiceAccountTokenAuthenticator } from './service-account.js';
 import { loadServiceAccountKeys } from './service-account-keys.js';
 import { loadTokenFile, TokenFileAuthenticator } from './token-file.js';
+import { OIDCAuthenticator } from './oidc/index.js';
+import { CachedTokenAuthenticator, WebhookTokenAuthenticator } from './webhook/index.js';
 import type { Authenticator, TokenAuthenticator } from './types.js';
 import {
   AnonymousAuthenticator,
@@ -31,13 +36,16 @@ export interface BuiltAuthenticator {
    * then checks the chain against its own bundle). undefined when neither is set.
    */
   readonly clientCA: string | undefined;
+  /**
+   * Gives the remote authenticators (OIDC, token webhook) the daemon's logger once it exists;
+   * what they logged before (a first failed OIDC discovery) is written then.
+   */
+  readonly logTo?: (logger: Logger) => void;
 }
 
 /** Configured methods Keel cannot run yet: refusing to start beats silently ignoring them. */
 function unsupportedFlags(config: AuthenticationConfig): string[] {
   const flags: string[] = [];
-  if (config.oidc) flags.push('--oidc-issuer-url');
-  if (config.tokenWebhook) flags.push('--authentication-token-webhook-config-file');
   if (config.bootstrapToken) flags.push('--enable-bootstrap-token-auth');
   return flags;
 }
@@ -49,7 +57,7 @@ function unsupportedFlags(config: AuthenticationConfig): string[] {
  * that presented no usable credentials (and produced no error) is system:anonymous.
  *
  * Throws a ConfigError (one line naming the flag) for files that cannot be loaded and for methods
- * Keel does not support yet (OIDC, token webhook, bootstrap tokens).
+ * Keel does not support yet (bootstrap tokens).
  */
 export function buildAuthenticator(
   config: AuthenticationConfig,
@@ -102,19 +110,36 @@ export function buildAuthenticator(
         'checks can see whether the account or the object a token is bound to still exists',
     );
   }
+  const logger = new LateLogger();
+  if (config.oidc) {
+    const caPem =
+      config.oidc.caFile === '' ? undefined : readCABundleFile('oidc-ca-file', config.oidc.caFile);
+    tokens.push(new OIDCAuthenticator(config.oidc, { ...(caPem ? { caPem } : {}), logger, now }));
+  }
+  if (config.tokenWebhook) {
+    const hook = config.tokenWebhook;
+    const endpoint = webhookEndpoint('authentication-token-webhook-config-file', hook.configFile);
+    const remote = new WebhookTokenAuthenticator(endpoint, {
+      version: hook.version === 'v1' ? 'v1' : 'v1beta1',
+      audiences: config.apiAudiences,
+      logger,
+    });
+    tokens.push(new CachedTokenAuthenticator(remote, hook.cacheTTL.milliseconds));
+  }
   if (tokens.length > 0)
     authenticators.push(new BearerTokenAuthenticator(new UnionTokenAuthenticator(tokens)));
+  const logTo = (l: Logger) => logger.attach(l);
 
   const clientCA = bundles.length > 0 ? bundles.join('') : undefined;
   if (authenticators.length === 0) {
-    if (config.anonymous) return { authenticator: new AnonymousAuthenticator(), warnings, clientCA };
+    if (config.anonymous) return { authenticator: new AnonymousAuthenticator(), warnings, clientCA, logTo };
     warnings.push(
       'no authentication method is configured and --anonymous-auth is false: every request will get 401 Unauthorized',
     );
-    return { authenticator: new UnionAuthenticator([]), warnings, clientCA };
+    return { authenticator: new UnionAuthenticator([]), warnings, clientCA, logTo };
   }
   let authenticator: Authenticator = new AuthenticatedGroupAdder(new UnionAuthenticator(authenticators));
   if (config.anonymous)
     authenticator = new FallbackOnNoCredentials(authenticator, new AnonymousAuthenticator());
-  return { authenticator, warnings, clientCA };
+  return { authenticator, warnings, clientCA, logTo };
 }

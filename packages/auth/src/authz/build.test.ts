@@ -104,12 +104,21 @@ describe('buildAuthorizer', () => {
   it.each([
     [['--authorization-mode', 'RBAC'], '--authorization-mode RBAC is not supported yet by Keel'],
     [['--authorization-mode', 'Node,RBAC'], '--authorization-mode Node, RBAC are not supported yet by Keel'],
-    [
-      ['--authorization-mode', 'AlwaysAllow,Webhook', '--authorization-webhook-config-file', '/w.conf'],
-      '--authorization-mode Webhook is not supported yet by Keel',
-    ],
   ])('%j is refused', (argv, message) => {
     expect(() => buildAuthorizer(config(argv))).toThrow(new ConfigError(message));
+  });
+
+  it('refuses a Webhook connection-config that cannot be read', () => {
+    const missing = join(pki.dir, 'none.conf');
+    expect(() =>
+      buildAuthorizer(
+        config(['--authorization-mode', 'Webhook', '--authorization-webhook-config-file', missing]),
+      ),
+    ).toThrow(
+      new ConfigError(
+        `--authorization-webhook-config-file: connection-config ${missing}: no such file or directory`,
+      ),
+    );
   });
 
   it('refuses an ABAC file that cannot be read', () => {

@@ -1,5 +1,8 @@
+import type { Logger } from '@keel/log';
 import type { AuthorizationConfig, AuthorizationMode } from '../options/authorization-options.js';
 import { ConfigError } from '../config-error.js';
+import { LateLogger } from '../late-logger.js';
+import { webhookEndpoint } from '../webhook/endpoint.js';
 import { ABACAuthorizer, loadPolicyFile } from './abac.js';
 import {
   AlwaysAllowAuthorizer,
@@ -9,9 +12,10 @@ import {
 } from './builtin.js';
 import { ruleResolverOf, UnionRuleResolver } from './rule-resolvers.js';
 import type { Authorizer, RuleResolver } from './types.js';
+import { WebhookAuthorizer } from './webhook/index.js';
 
 /** The modes Keel has no implementation of yet; configuring one stops start-up. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Webhook', 'RBAC', 'Node'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['RBAC', 'Node'];
 
 export interface BuiltAuthorizer {
   readonly authorizer: Authorizer;
@@ -22,6 +26,8 @@ export interface BuiltAuthorizer {
    */
   readonly ruleResolver: RuleResolver;
   readonly warnings: readonly string[];
+  /** Gives the Webhook authorizer the daemon's logger once it exists. */
+  readonly logTo?: (logger: Logger) => void;
 }
 
 /**
@@ -37,6 +43,7 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
     );
   }
   const warnings: string[] = [];
+  const logger = new LateLogger();
   const chain: Authorizer[] = [new PrivilegedGroupAuthorizer()];
   const resolvers: RuleResolver[] = [];
   for (const mode of config.modes) {
@@ -53,6 +60,19 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
         chain.push(new ABACAuthorizer(loaded.policies));
         break;
       }
+      case 'Webhook': {
+        const hook = config.webhook;
+        if (hook === undefined) throw new ConfigError('--authorization-webhook-config-file is required');
+        chain.push(
+          new WebhookAuthorizer(webhookEndpoint('authorization-webhook-config-file', hook.configFile), {
+            version: hook.version === 'v1' ? 'v1' : 'v1beta1',
+            allowTtlMs: hook.cacheAuthorizedTTL.milliseconds,
+            denyTtlMs: hook.cacheUnauthorizedTTL.milliseconds,
+            logger,
+          }),
+        );
+        break;
+      }
       default:
         // Unreachable: every other mode was refused above.
         throw new ConfigError(`--authorization-mode ${mode} is not supported yet by Keel`);
@@ -61,5 +81,10 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
     const added = chain[chain.length - 1];
     if (added) resolvers.push(ruleResolverOf(added));
   }
-  return { authorizer: new UnionAuthorizer(chain), ruleResolver: new UnionRuleResolver(resolvers), warnings };
+  return {
+    authorizer: new UnionAuthorizer(chain),
+    ruleResolver: new UnionRuleResolver(resolvers),
+    warnings,
+    logTo: (l) => logger.attach(l),
+  };
 }

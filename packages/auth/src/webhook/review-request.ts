@@ -93,3 +93,19 @@ export function errorText(err: unknown): string {
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * Checks that a webhook answered with the kind of object asked about, as kube's decoder does
+ * before reading it; anything else (an empty object, a Status, HTML turned JSON) is a failure of
+ * the webhook, never an answer.
+ */
+export function expectKind(answer: unknown, kind: string, group: string): Record<string, unknown> {
+  if (!isRecord(answer)) throw new Error(`the webhook answered ${JSON.stringify(answer)}, not a ${kind}`);
+  const got = answer['kind'];
+  if (typeof got !== 'string' || got === '')
+    throw new Error(`Object 'Kind' is missing in '${JSON.stringify(answer).slice(0, 200)}'`);
+  const apiVersion = typeof answer['apiVersion'] === 'string' ? answer['apiVersion'] : '';
+  if (got !== kind || !apiVersion.startsWith(`${group}/`))
+    throw new Error(`no kind "${got}" is registered for version "${apiVersion}"`);
+  return answer;
+}
