@@ -81,3 +81,23 @@ export {
   type ResourceAttributes,
   type AuthorizationDecision,
 } from './subject-access-review.js';
+
+export { serviceAccountView, type ServiceAccount } from './serviceaccount.js';
+export {
+  secretView,
+  secretTypes,
+  convertSecretFieldLabel,
+  serviceAccountNameAnnotation,
+  serviceAccountUIDAnnotation,
+  type Secret,
+} from './secret.js';
+export {
+  decodeTokenRequest,
+  validateTokenRequest,
+  tokenRequestResponse,
+  tokenRequestGroupKind,
+  tokenSubresource,
+  defaultTokenExpirationSeconds,
+  type TokenRequest,
+  type BoundObjectReference,
+} from './token-request.js';
