@@ -35,6 +35,8 @@ export interface ServerParts {
   readonly clientCA: string;
   /** Published in platform-system/extension-apiserver-authentication for delegating servers. */
   readonly authenticationInfo: Readonly<Record<string, string>>;
+  /** Non-resource endpoints served before the resources (service account issuer discovery). */
+  readonly extraHandlers?: readonly RequestHandler[];
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -153,6 +155,7 @@ export async function runServer(
         serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
       }),
       openapiHandler(views),
+      ...(parts.extraHandlers ?? []),
       dispatch,
       notFoundHandler(),
     ],

@@ -7,6 +7,8 @@ import { X509Authenticator } from './x509.js';
 import { LEGACY_ISSUER, ServiceAccountTokenAuthenticator } from './service-account.js';
 import { loadServiceAccountKeys } from './service-account-keys.js';
 import { loadTokenFile, TokenFileAuthenticator } from './token-file.js';
+import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
+import type { ServiceAccountTokenGetter } from './token-getter.js';
 import type { Authenticator, TokenAuthenticator } from './types.js';
 import {
   AnonymousAuthenticator,
@@ -19,6 +21,12 @@ import {
 export interface AuthenticatorDeps {
   /** The clock for certificate validity and token expiry; tests pin it. */
   readonly now?: () => Date;
+  /**
+   * The store lookups of service account and bootstrap token authentication. The server passes
+   * one that answers once its store is open; without it service account tokens are checked on
+   * signature and claims alone, and bootstrap tokens cannot be enabled.
+   */
+  readonly tokenGetter?: ServiceAccountTokenGetter;
 }
 
 export interface BuiltAuthenticator {
@@ -38,18 +46,18 @@ function unsupportedFlags(config: AuthenticationConfig): string[] {
   const flags: string[] = [];
   if (config.oidc) flags.push('--oidc-issuer-url');
   if (config.tokenWebhook) flags.push('--authentication-token-webhook-config-file');
-  if (config.bootstrapToken) flags.push('--enable-bootstrap-token-auth');
   return flags;
 }
 
 /**
  * The API server's authenticator chain, as kube-apiserver assembles it: front-proxy headers, client
- * certificates, then bearer tokens (token file, legacy and bound service account tokens), the first
+ * certificates, then bearer tokens (token file, legacy and bound service account tokens, bootstrap
+ * tokens), the first
  * user winning; `system:authenticated` is added to whoever is found; with --anonymous-auth a request
  * that presented no usable credentials (and produced no error) is system:anonymous.
  *
  * Throws a ConfigError (one line naming the flag) for files that cannot be loaded and for methods
- * Keel does not support yet (OIDC, token webhook, bootstrap tokens).
+ * Keel does not support yet (OIDC, token webhook).
  */
 export function buildAuthenticator(
   config: AuthenticationConfig,
@@ -87,7 +95,13 @@ export function buildAuthenticator(
   const sa = config.serviceAccounts;
   if (sa.keyFiles.length > 0 || sa.issuers.length > 0) {
     const keys = loadServiceAccountKeys(sa.keyFiles);
-    const common = { keys, apiAudiences: config.apiAudiences, now };
+    const common = {
+      keys,
+      apiAudiences: config.apiAudiences,
+      now,
+      lookup: sa.lookup,
+      ...(deps.tokenGetter ? { getter: deps.tokenGetter } : {}),
+    };
     if (sa.keyFiles.length > 0) {
       tokens.push(
         new ServiceAccountTokenAuthenticator({ ...common, issuers: [LEGACY_ISSUER], kind: 'legacy' }),
@@ -96,11 +110,10 @@ export function buildAuthenticator(
     if (sa.issuers.length > 0) {
       tokens.push(new ServiceAccountTokenAuthenticator({ ...common, issuers: sa.issuers, kind: 'bound' }));
     }
-    warnings.push(
-      'service account tokens are accepted on their signature and claims alone: Keel does not serve ' +
-        'ServiceAccounts, Secrets or Pods yet, so neither --service-account-lookup nor the bound-object ' +
-        'checks can see whether the account or the object a token is bound to still exists',
-    );
+  }
+  if (config.bootstrapToken) {
+    if (!deps.tokenGetter) throw new ConfigError('--enable-bootstrap-token-auth needs the store to read tokens from');
+    tokens.push(new BootstrapTokenAuthenticator(deps.tokenGetter, now));
   }
   if (tokens.length > 0)
     authenticators.push(new BearerTokenAuthenticator(new UnionTokenAuthenticator(tokens)));
