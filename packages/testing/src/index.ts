@@ -12,3 +12,4 @@ export {
 } from './api-server.js';
 export { TestPKI, type TestCert, type LeafSpec } from './pki.js';
 export { writeKubeconfig } from './kubeconfig.js';
+export { signJwt } from './jwt.js';
