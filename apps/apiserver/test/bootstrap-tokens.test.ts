@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { TestApiServer } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, type Json } from './support/core.js';
+import { expectStatus } from './support/core.js';
 import { stores, UNAUTHORIZED } from './support/fixtures.js';
 import { review, secretPath } from './support/tokens.js';
 
@@ -122,7 +122,7 @@ describe.each(stores)('bootstrap tokens (%s store)', (_store, redisUrl) => {
       201,
     );
     await expect401(`${other}.${secret}`);
-    const body = (await review(server, `${other}.${secret}`)) as Json;
+    const body = await review(server, `${other}.${secret}`);
     expect(body['authenticated']).toBeUndefined();
   });
 });

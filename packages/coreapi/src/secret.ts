@@ -82,14 +82,16 @@ const secretSpec = struct('v1.Secret', {
 function mergeStringData(secret: Secret): void {
   if (secret.stringData) {
     const data = { ...secret.data };
-    for (const [k, v] of Object.entries(secret.stringData)) data[k] = Buffer.from(v, 'utf8').toString('base64');
+    for (const [k, v] of Object.entries(secret.stringData))
+      data[k] = Buffer.from(v, 'utf8').toString('base64');
     secret.data = data;
   }
   delete secret.stringData;
   if (!secret.type) secret.type = secretTypes.opaque;
 }
 
-const sortedKeys = (m: Record<string, string> | undefined): string[] => Object.keys(m ?? {}).sort(compareGoStrings);
+const sortedKeys = (m: Record<string, string> | undefined): string[] =>
+  Object.keys(m ?? {}).sort(compareGoStrings);
 const has = (s: Secret, key: string): boolean => s.data !== undefined && Object.hasOwn(s.data, key);
 const value = (s: Secret, key: string): Buffer => Buffer.from(s.data?.[key] ?? '', 'base64');
 
@@ -125,7 +127,9 @@ function validateType(s: Secret): FieldError[] {
       return validateJsonKey(s, '.dockerconfigjson');
     case secretTypes.basicAuth:
       // Either may be empty, but one of them must be there.
-      return has(s, 'username') || has(s, 'password') ? [] : [required(data('username')), required(data('password'))];
+      return has(s, 'username') || has(s, 'password')
+        ? []
+        : [required(data('username')), required(data('password'))];
     case secretTypes.sshAuth:
       return value(s, 'ssh-privatekey').length === 0 ? [required(data('ssh-privatekey'))] : [];
     case secretTypes.tls:
@@ -151,7 +155,8 @@ function validateSecret(s: Secret): FieldError[] {
 
 function validateSecretUpdate(s: Secret, old: Secret): FieldError[] {
   const errs = validateCoreMetaUpdate(s.metadata, old.metadata);
-  if ((s.type ?? '') !== (old.type ?? '')) errs.push(invalidValue('type', s.type ?? '', 'field is immutable'));
+  if ((s.type ?? '') !== (old.type ?? ''))
+    errs.push(invalidValue('type', s.type ?? '', 'field is immutable'));
   if (old.immutable === true) {
     const msg = 'field is immutable when `immutable` is set';
     if (s.immutable !== true) errs.push(forbiddenField('immutable', msg));
@@ -162,7 +167,8 @@ function validateSecretUpdate(s: Secret, old: Secret): FieldError[] {
 
 /** The conversion func registered for v1 Secret: `type` besides name and namespace. */
 export const convertSecretFieldLabel: FieldLabelConverter = (field, value) => {
-  if (field === 'type' || field === 'metadata.name' || field === 'metadata.namespace') return { field, value };
+  if (field === 'type' || field === 'metadata.name' || field === 'metadata.namespace')
+    return { field, value };
   throw new Error(`field label not supported: ${field}`);
 };
 

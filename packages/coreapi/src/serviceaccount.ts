@@ -48,7 +48,8 @@ function cleanSecretReferences(sa: ServiceAccount): void {
   if (sa.secrets) sa.secrets = sa.secrets.map((s) => (s.name !== undefined ? { name: s.name } : {}));
 }
 
-const validate = (sa: ServiceAccount): FieldError[] => validateCoreMeta(sa.metadata, true, nameIsDNSSubdomain);
+const validate = (sa: ServiceAccount): FieldError[] =>
+  validateCoreMeta(sa.metadata, true, nameIsDNSSubdomain);
 
 export const serviceAccountView: CoreResourceView<ServiceAccount> = {
   group: '',
@@ -76,10 +77,16 @@ export const serviceAccountView: CoreResourceView<ServiceAccount> = {
   prepareForUpdate: (sa) => cleanSecretReferences(sa),
   validateCreate: (sa) => beforeCreate(validate(sa), sa.metadata, true),
   validateUpdate: (sa, old) =>
-    beforeUpdate(sa.metadata, old.metadata, true, [...validateCoreMetaUpdate(sa.metadata, old.metadata), ...validate(sa)]),
+    beforeUpdate(sa.metadata, old.metadata, true, [
+      ...validateCoreMetaUpdate(sa.metadata, old.metadata),
+      ...validate(sa),
+    ]),
   fieldLabels: ['metadata.name', 'metadata.namespace'],
   convertFieldLabel: defaultMetaFieldLabels,
-  fields: (sa) => ({ 'metadata.name': sa.metadata.name ?? '', 'metadata.namespace': sa.metadata.namespace ?? '' }),
+  fields: (sa) => ({
+    'metadata.name': sa.metadata.name ?? '',
+    'metadata.namespace': sa.metadata.namespace ?? '',
+  }),
   tableColumns: [
     nameColumn,
     column(
@@ -88,5 +95,9 @@ export const serviceAccountView: CoreResourceView<ServiceAccount> = {
     ),
     ageColumn,
   ],
-  tableRow: (sa, now) => [sa.metadata.name ?? '', (sa.secrets ?? []).length, since(sa.metadata.creationTimestamp, now)],
+  tableRow: (sa, now) => [
+    sa.metadata.name ?? '',
+    (sa.secrets ?? []).length,
+    since(sa.metadata.creationTimestamp, now),
+  ],
 };

@@ -70,8 +70,10 @@ export function validateTokenRequest(req: TokenRequest): void {
   const errs: FieldError[] = [];
   const exp = req.spec.expirationSeconds ?? defaultTokenExpirationSeconds;
   const p = path('spec', 'expirationSeconds');
-  if (exp < MIN_EXPIRATION_SECONDS) errs.push(invalidValue(p, exp, 'may not specify a duration less than 10 minutes'));
-  if (exp > MAX_EXPIRATION_SECONDS) errs.push(invalidValue(p, exp, 'may not specify a duration larger than 2^32 seconds'));
+  if (exp < MIN_EXPIRATION_SECONDS)
+    errs.push(invalidValue(p, exp, 'may not specify a duration less than 10 minutes'));
+  if (exp > MAX_EXPIRATION_SECONDS)
+    errs.push(invalidValue(p, exp, 'may not specify a duration larger than 2^32 seconds'));
   if (errs.length > 0) throw invalid(tokenRequestGroupKind, '', errs);
 }
 

@@ -47,7 +47,10 @@ export function buildServiceAccountIssuer(
   const first = sa.issuers[0];
   if (first === undefined) return { issuer: undefined, metadata: undefined, warnings: [] };
   const warnings = expirationWarnings(sa);
-  const issuer = sa.signingKeyFile !== '' ? new ServiceAccountTokenIssuer(first, loadSigningKey(sa.signingKeyFile)) : undefined;
+  const issuer =
+    sa.signingKeyFile !== ''
+      ? new ServiceAccountTokenIssuer(first, loadSigningKey(sa.signingKeyFile))
+      : undefined;
   const keys = loadServiceAccountKeys(sa.keyFiles);
   try {
     const metadata = openIDMetadata({ issuer: first, jwksURI: sa.jwksURI, ...server, keys });

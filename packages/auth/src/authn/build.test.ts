@@ -79,10 +79,7 @@ describe('buildAuthenticator: refusals', () => {
       ['--authentication-token-webhook-config-file', '/etc/webhook.conf'],
       '--authentication-token-webhook-config-file is not supported yet by Keel',
     ],
-    [
-      ['--enable-bootstrap-token-auth'],
-      '--enable-bootstrap-token-auth needs the store to read tokens from',
-    ],
+    [['--enable-bootstrap-token-auth'], '--enable-bootstrap-token-auth needs the store to read tokens from'],
   ])('%j', (argv, message) => {
     expect(() => build(argv)).toThrow(new ConfigError(message));
   });

@@ -112,7 +112,8 @@ export function buildAuthenticator(
     }
   }
   if (config.bootstrapToken) {
-    if (!deps.tokenGetter) throw new ConfigError('--enable-bootstrap-token-auth needs the store to read tokens from');
+    if (!deps.tokenGetter)
+      throw new ConfigError('--enable-bootstrap-token-auth needs the store to read tokens from');
     tokens.push(new BootstrapTokenAuthenticator(deps.tokenGetter, now));
   }
   if (tokens.length > 0)

@@ -51,7 +51,8 @@ function sortKeys(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(value).sort()) {
     const v = value[k];
-    out[k] = typeof v === 'object' && v !== null && !Array.isArray(v) ? sortKeys(v as Record<string, unknown>) : v;
+    out[k] =
+      typeof v === 'object' && v !== null && !Array.isArray(v) ? sortKeys(v as Record<string, unknown>) : v;
   }
   return out;
 }
@@ -69,7 +70,10 @@ export function loadSigningKey(file: string): KeyObject {
     signingAlgorithm(key);
     return key;
   } catch (err) {
-    const why = err instanceof Error && err.message.startsWith('unknown') ? err.message : 'data does not contain a valid RSA or ECDSA private key';
+    const why =
+      err instanceof Error && err.message.startsWith('unknown')
+        ? err.message
+        : 'data does not contain a valid RSA or ECDSA private key';
     throw new ConfigError(`failed to parse service-account-issuer-key-file: ${why}`);
   }
 }

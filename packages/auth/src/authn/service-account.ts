@@ -103,7 +103,9 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (this.settings.kind === 'bound') {
       return checkBoundObjects(getter, boundClaims(claims), this.settings.now?.() ?? new Date());
     }
-    return this.settings.lookup ? checkLegacySecret(getter, legacyClaims(claims), token) : Promise.resolve(undefined);
+    return this.settings.lookup
+      ? checkLegacySecret(getter, legacyClaims(claims), token)
+      : Promise.resolve(undefined);
   }
 
   private checkAudiences(aud: readonly string[]): string | undefined {

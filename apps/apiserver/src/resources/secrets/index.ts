@@ -9,6 +9,12 @@ import { installStored, type ServedView } from '../stored.js';
  * Secrets (core v1, namespaced), under the key root token authentication reads service account
  * token and bootstrap token Secrets from.
  */
-export function installSecrets(dispatcher: ResourceDispatcher, storage: Storage, defaults: ScopeDefaults): ServedView[] {
-  return [installStored(dispatcher, storage, defaults, { view: secretView, keyRoot: keyRoots.secrets }).served];
+export function installSecrets(
+  dispatcher: ResourceDispatcher,
+  storage: Storage,
+  defaults: ScopeDefaults,
+): ServedView[] {
+  return [
+    installStored(dispatcher, storage, defaults, { view: secretView, keyRoot: keyRoots.secrets }).served,
+  ];
 }

@@ -24,6 +24,8 @@ export function installServiceAccounts(
     keyRoot: keyRoots.serviceAccounts,
   });
   if (!tokenRequests) return [served];
-  dispatcher.addSubresource('token', scope, { create: scoped(scope, tokenRequestHandler(storage, tokenRequests)) });
+  dispatcher.addSubresource('token', scope, {
+    create: scoped(scope, tokenRequestHandler(storage, tokenRequests)),
+  });
   return [{ ...served, subresources: [tokenSubresource] }];
 }

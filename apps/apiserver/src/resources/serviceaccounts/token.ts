@@ -35,7 +35,12 @@ export interface TokenRequestSettings {
 
 const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-async function mustGet<T extends object>(storage: Storage, key: string, resource: string, name: string): Promise<T> {
+async function mustGet<T extends object>(
+  storage: Storage,
+  key: string,
+  resource: string,
+  name: string,
+): Promise<T> {
   const obj = await storage.get<T>(key, { ignoreNotFound: true });
   if (!obj) throw notFound({ group: '', resource }, name);
   return obj;
@@ -102,7 +107,12 @@ const refOf = (o: { metadata: { name?: string; uid?: string } } | undefined) =>
  */
 export function tokenRequestHandler(storage: Storage, settings: TokenRequestSettings): Handler {
   return async (scope, r) => {
-    const { object: req } = await readCreateOnlyBody(r, scope.maxRequestBodyBytes, 'TokenRequest', decodeTokenRequest);
+    const { object: req } = await readCreateOnlyBody(
+      r,
+      scope.maxRequestBodyBytes,
+      'TokenRequest',
+      decodeTokenRequest,
+    );
     const ns = r.info.namespace;
     const name = r.info.name;
     const meta = req.metadata;
@@ -113,11 +123,16 @@ export function tokenRequestHandler(storage: Storage, settings: TokenRequestSett
     }
     if ((meta.namespace ?? '') !== '' && meta.namespace !== ns) {
       throw invalid(tokenRequestGroupKind, name, [
-        invalidValue(path('metadata', 'namespace'), meta.namespace, 'must match the service account namespace if specified'),
+        invalidValue(
+          path('metadata', 'namespace'),
+          meta.namespace,
+          'must match the service account namespace if specified',
+        ),
       ]);
     }
-    const sa = await scope.store.get(ns, name) as ServiceAccount;
-    if (!req.spec.audiences || req.spec.audiences.length === 0) req.spec.audiences = [...settings.apiAudiences];
+    const sa = (await scope.store.get(ns, name)) as ServiceAccount;
+    if (!req.spec.audiences || req.spec.audiences.length === 0)
+      req.spec.audiences = [...settings.apiAudiences];
     meta.name = sa.metadata.name ?? name;
     meta.namespace = namespaceForCreate(meta.namespace, ns);
     const now = settings.now?.() ?? new Date();
