@@ -4,7 +4,8 @@
  * keys from several files, legacy Secret-based tokens with and without --service-account-lookup.
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { signJwt, TestApiServer, TestPKI } from '@keel/testing';
+import { join } from 'node:path';
+import { apiServerEntry, runNode, signJwt, TestApiServer, TestPKI } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, unique, type Json } from './support/core.js';
 import { UNAUTHORIZED } from './support/fixtures.js';
@@ -208,5 +209,24 @@ describe('legacy Secret-based tokens', () => {
     await expectStatus(server.request('DELETE', secretPath('default', secretName)), 200);
     await expectStatus(server.request('DELETE', `/api/v1/namespaces/default/serviceaccounts/${name}`), 200);
     expect((await get(server, token)).status).toBe(200);
+  });
+});
+
+describe('start-up refusals', () => {
+  it('a signing key file that holds no private key stops the server with one Error: line', async () => {
+    const r = await runNode(apiServerEntry, [
+      '--bind-address=127.0.0.1',
+      '--secure-port=1',
+      `--cert-dir=${join(pki.dir, 'certs')}`,
+      `--service-account-issuer=${ISSUER}`,
+      `--service-account-key-file=${rsa.pubFile}`,
+      `--service-account-signing-key-file=${rsa.pubFile}`,
+    ]);
+    expect(r.code).toBe(1);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('Error: '));
+    expect(errors).toEqual([
+      'Error: failed to parse service-account-issuer-key-file: data does not contain a valid RSA or ECDSA private key',
+    ]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

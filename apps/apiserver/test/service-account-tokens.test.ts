@@ -239,6 +239,23 @@ describe.each(stores)('service account tokens (%s store)', (_store, redisUrl) =>
     await expect401(token);
   });
 
+  it('a node-bound token dies with its node', async () => {
+    const name = unique('bot');
+    await createServiceAccount(server, ns, name);
+    const nodeName = unique('node');
+    const node = await expectStatus(server.request('POST', nodePath(), { body: nodeBody(nodeName) }), 201);
+    const token = await issueToken(server, ns, name, {
+      boundObjectRef: { kind: 'Node', apiVersion: 'v1', name: nodeName },
+    });
+    expect((jwtPart(token, 1)['kubernetes.io'] as Json)['node']).toEqual({
+      name: nodeName,
+      uid: (node['metadata'] as Json)['uid'] as string,
+    });
+    expect((await get(token)).status).toBe(200);
+    await expectStatus(server.request('DELETE', nodePath(nodeName)), 200);
+    await expect401(token);
+  });
+
   it('a token dies with its service account, and does not come back with a new one of the same name', async () => {
     const name = unique('bot');
     await createServiceAccount(server, ns, name);
