@@ -3,6 +3,7 @@
  * must still exist with the token's uid, and so must the object a bound token is bound to; a
  * legacy token must still be the one in its Secret. Messages are the real server's.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { BoundClaims, LegacyClaims } from './service-account-claims.js';
 import { secretData, type LookedUpObject, type ServiceAccountTokenGetter } from './token-getter.js';
 
@@ -78,7 +79,11 @@ export async function checkLegacySecret(
   if (isError(secret) || secret === undefined || secret.metadata.deletionTimestamp !== undefined) {
     return 'Token has been invalidated';
   }
-  if (secretData(secret, 'token') !== token) return "Token does not match server's copy";
+  const held = Buffer.from(secretData(secret, 'token'));
+  const presented = Buffer.from(token);
+  if (held.length !== presented.length || !timingSafeEqual(held, presented)) {
+    return "Token does not match server's copy";
+  }
   const account = await read(() => getter.getServiceAccount(c.namespace, c.serviceAccountName));
   if (isError(account)) return account.error;
   if (account === undefined) return `serviceaccount ${JSON.stringify(c.serviceAccountName)} not found`;
