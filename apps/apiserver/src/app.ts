@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { noAdmission } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
 import {
   buildAuthenticator,
   buildAuthorizer,
+  buildServiceAccountIssuer,
   ConfigError,
   type BuiltAuthenticator,
   type BuiltAuthorizer,
+  type BuiltServiceAccountIssuer,
 } from '@keel/auth';
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
@@ -15,7 +18,9 @@ import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
+import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
 import { authenticationInfo } from './server/authentication-info.js';
+import { StoreTokenGetter } from './server/token-getter.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -25,6 +30,9 @@ export interface CompletedApiServer {
   readonly logging: ApiServerConfig['logging'];
   readonly authn: BuiltAuthenticator;
   readonly authz: BuiltAuthorizer;
+  readonly serviceAccounts: BuiltServiceAccountIssuer;
+  /** Token authentication's store lookups; attached to the store once it is open. */
+  readonly tokenGetter: StoreTokenGetter;
 }
 
 function readPem(path: string | undefined): string {
@@ -35,11 +43,16 @@ function readPem(path: string | undefined): string {
 function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
   const config = options.complete();
   try {
-    const authn = buildAuthenticator(config.authentication);
+    const tokenGetter = new StoreTokenGetter();
+    const authn = buildAuthenticator(config.authentication, { tokenGetter });
     const authz = buildAuthorizer(config.authorization);
+    const serviceAccounts = buildServiceAccountIssuer(config.authentication, {
+      externalHost: config.serverRun.externalHostname || config.advertiseAddress || hostname(),
+      port: config.secureServing.port,
+    });
     return {
-      config: { config, logging: config.logging, authn, authz },
-      warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings],
+      config: { config, logging: config.logging, authn, authz, serviceAccounts, tokenGetter },
+      warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings, ...serviceAccounts.warnings],
     };
   } catch (err) {
     if (err instanceof ConfigError) return { errors: [err.message] };
@@ -57,6 +70,9 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
   const storage = await openStorage(config.store, logger);
+  done.tokenGetter.attach(storage);
+  const { issuer, metadata } = done.serviceAccounts;
+  const sa = config.authentication.serviceAccounts;
   return runServer(config, logger, signal, {
     storage,
     authenticator: done.authn.authenticator,
@@ -69,6 +85,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       config.authentication.requestHeader,
       readPem(config.authentication.requestHeader?.clientCAFile),
     ),
+    extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
     installResources: (dispatcher, defaults) => [
       ...installNamespaces(dispatcher, storage, defaults),
       ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
@@ -79,6 +96,12 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
         isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
         apiAudiences: config.authentication.apiAudiences,
         admissionPlugins: config.admission.plugins,
+        tokenRequests: issuer && {
+          issuer,
+          apiAudiences: config.authentication.apiAudiences,
+          maxExpirationSeconds: sa.maxExpiration?.seconds,
+          extendExpiration: sa.extendExpiration,
+        },
       }),
     ],
   });

@@ -138,3 +138,23 @@ export {
   type ReviewEndpoint,
   type ReviewRequestOptions,
 } from './webhook/index.js';
+export type { ServiceAccountTokenGetter, LookedUpObject, LookedUpSecret } from './authn/token-getter.js';
+export {
+  BootstrapTokenAuthenticator,
+  BOOTSTRAP_TOKEN_NAMESPACE,
+  BOOTSTRAP_TOKEN_SECRET_PREFIX,
+  BOOTSTRAP_TOKEN_SECRET_TYPE,
+} from './authn/bootstrap-token.js';
+export {
+  ServiceAccountTokenIssuer,
+  boundTokenClaims,
+  keyIdOf,
+  type BoundTokenSubject,
+} from './authn/service-account-signer.js';
+export {
+  JWKS_PATH,
+  OPENID_CONFIGURATION_PATH,
+  openIDMetadata,
+  type OpenIDMetadata,
+} from './authn/service-account-discovery.js';
+export { buildServiceAccountIssuer, type BuiltServiceAccountIssuer } from './authn/build-issuer.js';

@@ -1,12 +1,32 @@
 export type { CoreResourceView } from './view.js';
 export { missingResourceVersion } from './scheme.js';
 
-export { namespaceView, namespaceStatusView, namespaceNameLabel, type Namespace, type NamespaceCondition } from './namespace.js';
+export {
+  namespaceView,
+  namespaceStatusView,
+  namespaceNameLabel,
+  type Namespace,
+  type NamespaceCondition,
+} from './namespace.js';
 
 export { nodeView, nodeStatusView, nodeTableColumns, nodeTableRow, validateNodeTaints } from './node-view.js';
-export type { Node, NodeSpec, NodeStatus, NodeCondition, NodeAddress, NodeSystemInfo, Taint } from './node-schema.js';
+export type {
+  Node,
+  NodeSpec,
+  NodeStatus,
+  NodeCondition,
+  NodeAddress,
+  NodeSystemInfo,
+  Taint,
+} from './node-schema.js';
 
-export { podView, podStatusView, preparePodForCreate, preparePodForUpdate, preparePodStatusUpdate } from './pod-view.js';
+export {
+  podView,
+  podStatusView,
+  preparePodForCreate,
+  preparePodForUpdate,
+  preparePodStatusUpdate,
+} from './pod-view.js';
 export {
   defaultPod,
   computePodQOS,
@@ -19,7 +39,11 @@ export {
 export { podFieldLabels, convertPodFieldLabel, podFields, podSmpSchema } from './pod-fields.js';
 export { podTableColumns, podTableRow, podRowConditions } from './pod-table.js';
 export { validatePodCreate, validatePodSpec } from './pod-validation.js';
-export { validatePodUpdate, validatePodStatusUpdate, podUpdateForbiddenMessage } from './pod-update-validation.js';
+export {
+  validatePodUpdate,
+  validatePodStatusUpdate,
+  podUpdateForbiddenMessage,
+} from './pod-update-validation.js';
 export type {
   Pod,
   PodSpec,
@@ -39,7 +63,12 @@ export type {
   PodAffinityTerm,
   WeightedPodAffinityTerm,
 } from './pod-types.js';
-export { validateTolerations, validateAffinity, validateTaintEffect, taintEffects } from './scheduling-validation.js';
+export {
+  validateTolerations,
+  validateAffinity,
+  validateTaintEffect,
+  taintEffects,
+} from './scheduling-validation.js';
 export { isExtendedResourceName, isNativeResource, isHugePageResourceName } from './resource-validation.js';
 
 export {
@@ -103,3 +132,23 @@ export {
   type SelfSubjectReview,
   type SelfSubjectReviewVersion,
 } from './self-subject-review.js';
+
+export { serviceAccountView, type ServiceAccount } from './serviceaccount.js';
+export {
+  secretView,
+  secretTypes,
+  convertSecretFieldLabel,
+  serviceAccountNameAnnotation,
+  serviceAccountUIDAnnotation,
+  type Secret,
+} from './secret.js';
+export {
+  decodeTokenRequest,
+  validateTokenRequest,
+  tokenRequestResponse,
+  tokenRequestGroupKind,
+  tokenSubresource,
+  defaultTokenExpirationSeconds,
+  type TokenRequest,
+  type BoundObjectReference,
+} from './token-request.js';

@@ -20,3 +20,4 @@ export {
   type WebhookCall,
 } from './webhook-server.js';
 export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';
+export { signJwt } from './jwt.js';

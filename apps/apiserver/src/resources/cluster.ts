@@ -7,10 +7,14 @@ import { installLeases } from './leases.js';
 import { installNodes } from './nodes.js';
 import { installPods } from './pods.js';
 import { installReviews, type ReviewDeps } from './reviews.js';
+import { installSecrets } from './secrets/index.js';
+import { installServiceAccounts, type TokenRequestSettings } from './serviceaccounts/index.js';
 
 export interface ClusterResourceDeps extends ReviewDeps {
   /** The enabled admission plugins (Priority sets a new pod's priority). */
   readonly admissionPlugins: readonly string[];
+  /** TokenRequest's settings; undefined without --service-account-signing-key-file. */
+  readonly tokenRequests?: TokenRequestSettings | undefined;
 }
 
 /**
@@ -30,6 +34,8 @@ export function installClusterResources(
     ...installEndpoints(dispatcher, storage, defaults),
     ...installNodes(dispatcher, storage, defaults),
     ...installPods(dispatcher, storage, defaults, deps.admissionPlugins),
+    ...installSecrets(dispatcher, storage, defaults),
+    ...installServiceAccounts(dispatcher, storage, defaults, deps.tokenRequests),
     ...installReviews(dispatcher, defaults, deps),
     ...installLeases(dispatcher, storage, defaults),
   ];

@@ -44,6 +44,8 @@ export interface ServerParts {
   readonly authenticationInfo: Readonly<Record<string, string>>;
   /** The admission chain of --enable-admission-plugins / --disable-admission-plugins. */
   readonly admission: Admission;
+  /** Non-resource endpoints served before the resources (service account issuer discovery). */
+  readonly extraHandlers?: readonly RequestHandler[];
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -168,6 +170,7 @@ export async function runServer(
         serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
       }),
       openapiHandler(views),
+      ...(parts.extraHandlers ?? []),
       dispatch,
       notFoundHandler(),
     ],

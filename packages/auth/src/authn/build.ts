@@ -12,6 +12,8 @@ import { loadServiceAccountKeys } from './service-account-keys.js';
 import { loadTokenFile, TokenFileAuthenticator } from './token-file.js';
 import { OIDCAuthenticator } from './oidc/index.js';
 import { CachedTokenAuthenticator, WebhookTokenAuthenticator } from './webhook/index.js';
+import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
+import type { ServiceAccountTokenGetter } from './token-getter.js';
 import type { Authenticator, TokenAuthenticator } from './types.js';
 import {
   AnonymousAuthenticator,
@@ -24,6 +26,12 @@ import {
 export interface AuthenticatorDeps {
   /** The clock for certificate validity and token expiry; tests pin it. */
   readonly now?: () => Date;
+  /**
+   * The store lookups of service account and bootstrap token authentication. The server passes
+   * one that answers once its store is open; without it service account tokens are checked on
+   * signature and claims alone, and bootstrap tokens cannot be enabled.
+   */
+  readonly tokenGetter?: ServiceAccountTokenGetter;
 }
 
 export interface BuiltAuthenticator {
@@ -43,32 +51,18 @@ export interface BuiltAuthenticator {
   readonly logTo?: (logger: Logger) => void;
 }
 
-/** Configured methods Keel cannot run yet: refusing to start beats silently ignoring them. */
-function unsupportedFlags(config: AuthenticationConfig): string[] {
-  const flags: string[] = [];
-  if (config.bootstrapToken) flags.push('--enable-bootstrap-token-auth');
-  return flags;
-}
-
 /**
  * The API server's authenticator chain, as kube-apiserver assembles it: front-proxy headers, client
- * certificates, then bearer tokens (token file, legacy and bound service account tokens), the first
- * user winning; `system:authenticated` is added to whoever is found; with --anonymous-auth a request
+ * certificates, then bearer tokens (token file, legacy and bound service account tokens, bootstrap
+ * tokens, OIDC, the token webhook), the first user winning; `system:authenticated` is added to whoever is found; with --anonymous-auth a request
  * that presented no usable credentials (and produced no error) is system:anonymous.
  *
- * Throws a ConfigError (one line naming the flag) for files that cannot be loaded and for methods
- * Keel does not support yet (bootstrap tokens).
+ * Throws a ConfigError (one line naming the flag) for files that cannot be loaded.
  */
 export function buildAuthenticator(
   config: AuthenticationConfig,
   deps: AuthenticatorDeps = {},
 ): BuiltAuthenticator {
-  const unsupported = unsupportedFlags(config);
-  if (unsupported.length > 0) {
-    throw new ConfigError(
-      `${unsupported.join(', ')} ${unsupported.length === 1 ? 'is' : 'are'} not supported yet by Keel`,
-    );
-  }
   const now = deps.now ?? (() => new Date());
   const warnings: string[] = [];
   const authenticators: Authenticator[] = [];
@@ -95,7 +89,13 @@ export function buildAuthenticator(
   const sa = config.serviceAccounts;
   if (sa.keyFiles.length > 0 || sa.issuers.length > 0) {
     const keys = loadServiceAccountKeys(sa.keyFiles);
-    const common = { keys, apiAudiences: config.apiAudiences, now };
+    const common = {
+      keys,
+      apiAudiences: config.apiAudiences,
+      now,
+      lookup: sa.lookup,
+      ...(deps.tokenGetter ? { getter: deps.tokenGetter } : {}),
+    };
     if (sa.keyFiles.length > 0) {
       tokens.push(
         new ServiceAccountTokenAuthenticator({ ...common, issuers: [LEGACY_ISSUER], kind: 'legacy' }),
@@ -104,11 +104,11 @@ export function buildAuthenticator(
     if (sa.issuers.length > 0) {
       tokens.push(new ServiceAccountTokenAuthenticator({ ...common, issuers: sa.issuers, kind: 'bound' }));
     }
-    warnings.push(
-      'service account tokens are accepted on their signature and claims alone: Keel does not serve ' +
-        'ServiceAccounts, Secrets or Pods yet, so neither --service-account-lookup nor the bound-object ' +
-        'checks can see whether the account or the object a token is bound to still exists',
-    );
+  }
+  if (config.bootstrapToken) {
+    if (!deps.tokenGetter)
+      throw new ConfigError('--enable-bootstrap-token-auth needs the store to read tokens from');
+    tokens.push(new BootstrapTokenAuthenticator(deps.tokenGetter, now));
   }
   const logger = new LateLogger();
   if (config.oidc) {

@@ -8,6 +8,8 @@ import {
   publicClaims,
   type PublicClaims,
 } from './service-account-claims.js';
+import { checkBoundObjects, checkLegacySecret } from './service-account-lookup.js';
+import type { ServiceAccountTokenGetter } from './token-getter.js';
 import {
   CREDENTIAL_ID_KEY,
   type AuthenticationResult,
@@ -39,6 +41,13 @@ export interface ServiceAccountTokenSettings {
   /** Bound tokens (TokenRequest, `kubernetes.io` claim) or legacy secret-based ones (flat claims). */
   readonly kind: 'bound' | 'legacy';
   readonly now?: () => Date;
+  /**
+   * The store lookups. Bound tokens are always checked against it (their account and bound
+   * object must exist with the token's uids); legacy tokens only with `lookup`.
+   */
+  readonly getter?: ServiceAccountTokenGetter;
+  /** --service-account-lookup. */
+  readonly lookup?: boolean;
 }
 
 interface AccountInfo {
@@ -57,11 +66,9 @@ interface AccountInfo {
  * unverified `iss` must be ours (else undefined: not our token), the token must parse, a key must
  * verify the signature, `aud` must intersect --api-audiences (no `aud` means the API audiences),
  * then the validator's claim checks.
- *
- * Not done (documented gaps): kube looks the ServiceAccount (and bound Pod/Secret/Node) up in
- * storage and rejects tokens whose objects are gone or have another UID, and with
- * --service-account-lookup it also checks legacy tokens against their Secret. Keel serves neither
- * ServiceAccounts nor Secrets yet, so the signature and claims are all that is checked.
+ * Last, with a getter, the store: the account (and a bound token's Pod, Secret or Node) must
+ * still exist with the uid in the token; with --service-account-lookup a legacy token must still
+ * be the one its Secret holds.
  */
 export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
   private readonly issuers: ReadonlySet<string>;
@@ -70,26 +77,35 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     this.issuers = new Set(settings.issuers);
   }
 
-  authenticateToken(token: string): Promise<AuthenticationResult> {
-    return Promise.resolve(this.check(token));
-  }
-
-  private check(token: string): AuthenticationResult {
+  async authenticateToken(token: string): Promise<AuthenticationResult> {
     const iss = unverifiedIssuer(token);
     if (iss === undefined || !this.issuers.has(iss)) return undefined;
     const verified = verifyJwt(token, this.settings.keys);
     if (verified === undefined || 'error' in verified) return verified;
+    let info: AccountInfo | { error: string };
     try {
       const pub = publicClaims(verified.claims);
       const audError = this.checkAudiences(pub.aud);
       if (audError !== undefined) return { error: audError };
-      const info =
-        this.settings.kind === 'bound' ? this.bound(pub, verified.claims) : legacy(pub, verified.claims);
-      return 'error' in info ? info : { user: userInfo(info) };
+      info = this.settings.kind === 'bound' ? this.bound(pub, verified.claims) : legacy(pub, verified.claims);
+      if ('error' in info) return info;
     } catch (err) {
       if (err instanceof ClaimError) return { error: err.message };
       throw err;
     }
+    const storeError = await this.checkStore(verified.claims, token);
+    return storeError !== undefined ? { error: storeError } : { user: userInfo(info) };
+  }
+
+  private checkStore(claims: Record<string, unknown>, token: string): Promise<string | undefined> {
+    const { getter } = this.settings;
+    if (!getter) return Promise.resolve(undefined);
+    if (this.settings.kind === 'bound') {
+      return checkBoundObjects(getter, boundClaims(claims), this.settings.now?.() ?? new Date());
+    }
+    return this.settings.lookup
+      ? checkLegacySecret(getter, legacyClaims(claims), token)
+      : Promise.resolve(undefined);
   }
 
   private checkAudiences(aud: readonly string[]): string | undefined {

@@ -152,10 +152,11 @@ describe('protobuf request bodies', () => {
       new ProtoWriter().message(1, new ProtoWriter().string(1, 'x').finish()).finish(),
     );
     expect(bad(good.subarray(0, good.length - 1)).status?.message).toContain('unexpected EOF');
-    expect(bad(envelope('v1', 'Secret', Buffer.alloc(0))).status?.message).toContain(
-      'no kind "Secret" is registered for version "v1"',
+    expect(bad(envelope('v1', 'Service', Buffer.alloc(0))).status?.message).toContain(
+      'no kind "Service" is registered for version "v1"',
     );
     expect(decodesProtobuf('ConfigMap')).toBe(true);
+    expect(decodesProtobuf('TokenRequest')).toBe(true);
     expect(decodesProtobuf('Event')).toBe(false);
   });
 });

@@ -96,6 +96,15 @@ const subjectAccessReview: Schema = {
 };
 // The review kinds kubectl and client-go send as protobuf (auth can-i, whoami); status is never read.
 const selfSubjectReview: Schema = { 1: ['metadata', { message: objectMeta }] };
+const objectReference: Schema = {
+  1: ['kind', 'string'],
+  2: ['namespace', 'string'],
+  3: ['name', 'string'],
+  4: ['uid', 'string'],
+  5: ['apiVersion', 'string'],
+  6: ['resourceVersion', 'string'],
+  7: ['fieldPath', 'string'],
+};
 
 /** The kinds decoded, by `<apiVersion>/<kind>` of the envelope. */
 const kinds: Readonly<Record<string, Schema>> = {
@@ -126,11 +135,50 @@ const kinds: Readonly<Record<string, Schema>> = {
     3: ['binaryData', 'bytesMap'],
     4: ['immutable', 'bool'],
   },
+  // kubectl create secret / serviceaccount / token.
+  'v1/Secret': {
+    1: ['metadata', { message: objectMeta }],
+    2: ['data', 'bytesMap'],
+    3: ['type', 'string'],
+    4: ['stringData', 'stringMap'],
+    5: ['immutable', 'bool'],
+  },
+  'v1/ServiceAccount': {
+    1: ['metadata', { message: objectMeta }],
+    2: ['secrets', { message: objectReference, repeated: true }],
+    3: ['imagePullSecrets', { message: { 1: ['name', 'string'] }, repeated: true }],
+    4: ['automountServiceAccountToken', 'bool'],
+  },
+  'authentication.k8s.io/v1/TokenRequest': {
+    1: ['metadata', { message: objectMeta }],
+    2: [
+      'spec',
+      {
+        message: {
+          1: ['audiences', 'strings'],
+          3: [
+            'boundObjectRef',
+            {
+              message: {
+                1: ['kind', 'string'],
+                2: ['apiVersion', 'string'],
+                3: ['name', 'string'],
+                4: ['uid', 'string'],
+              },
+            },
+          ],
+          4: ['expirationSeconds', 'int'],
+        },
+      },
+    ],
+  },
 };
 
-/** Whether protobuf bodies for this kind (in some group/version) are decoded. */
+const decodedKinds = new Set(Object.keys(kinds).map((k) => k.slice(k.lastIndexOf('/') + 1)));
+
+/** Whether protobuf bodies for this kind are decoded. */
 export function decodesProtobuf(kind: string): boolean {
-  return Object.keys(kinds).some((k) => k.endsWith(`/${kind}`));
+  return decodedKinds.has(kind);
 }
 
 class Reader {
