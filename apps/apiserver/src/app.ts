@@ -5,6 +5,7 @@ import {
   buildAuthenticator,
   buildAuthorizer,
   ConfigError,
+  rbac,
   type BuiltAuthenticator,
   type BuiltAuthorizer,
 } from '@keel/auth';
@@ -16,6 +17,7 @@ import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
 import { authenticationInfo } from './server/authentication-info.js';
+import { RbacInformers } from './server/rbac-informers.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -25,6 +27,8 @@ export interface CompletedApiServer {
   readonly logging: ApiServerConfig['logging'];
   readonly authn: BuiltAuthenticator;
   readonly authz: BuiltAuthorizer;
+  /** RBAC's rule index: built before the store opens, fed by the informers `run` starts. */
+  readonly rbacIndex: rbac.RbacRuleIndex;
 }
 
 function readPem(path: string | undefined): string {
@@ -36,9 +40,10 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
   const config = options.complete();
   try {
     const authn = buildAuthenticator(config.authentication);
-    const authz = buildAuthorizer(config.authorization);
+    const rbacIndex = new rbac.RbacRuleIndex();
+    const authz = buildAuthorizer(config.authorization, { rbacIndex });
     return {
-      config: { config, logging: config.logging, authn, authz },
+      config: { config, logging: config.logging, authn, authz, rbacIndex },
       warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings],
     };
   } catch (err) {
@@ -55,6 +60,11 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
   const storage = await openStorage(config.store, logger);
+  // Escalation checks resolve rules from the index whatever the authorization mode, as upstream.
+  const rbacInformers = new RbacInformers(storage, logger);
+  done.rbacIndex.attach(rbacInformers.sources);
+  rbacInformers.run(signal);
+  const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   return runServer(config, logger, signal, {
     storage,
     authenticator: done.authn.authenticator,
@@ -62,6 +72,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     clientCA: done.authn.clientCA ?? '',
     // The configured plugins are built from the admission options once they have a chain to join.
     admission: noAdmission,
+    informersSynced: () => rbacInformers.waitForSync(),
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),
       config.authentication.requestHeader,
@@ -75,6 +86,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
         authorizer: done.authz.authorizer,
         apiAudiences: config.authentication.apiAudiences,
         admissionPlugins: config.admission.plugins,
+        rbacResolver,
       }),
     ],
   });

@@ -96,5 +96,10 @@ export {
 export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } from './authz/abac.js';
 export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
-export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';
+export {
+  buildAuthorizer,
+  UNSUPPORTED_AUTHORIZATION_MODES,
+  type AuthorizerDeps,
+  type BuiltAuthorizer,
+} from './authz/build.js';
 export * as rbac from './authz/rbac/index.js';

@@ -57,6 +57,7 @@ const entries: [string, string[]][] = [
   ['authentication.k8s.io/v1beta1', reviews.authn],
   ['authorization.k8s.io/v1', reviews.authz],
   ['authorization.k8s.io/v1beta1', reviews.authz],
+  ['rbac.authorization.k8s.io/v1', withLists(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'])],
 ];
 
 export const coreScheme: Scheme = new Map(entries.map(([gv, kinds]) => [gv, new Set([...kinds, ...optionKinds])]));

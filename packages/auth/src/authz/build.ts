@@ -7,14 +7,24 @@ import {
   PrivilegedGroupAuthorizer,
   UnionAuthorizer,
 } from './builtin.js';
+import { RBACAuthorizer } from './rbac/authorizer.js';
+import { RbacRuleIndex } from './rbac/rule-index.js';
 import type { Authorizer } from './types.js';
 
 /** The modes Keel has no implementation of yet; configuring one stops start-up. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Webhook', 'RBAC', 'Node'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Webhook', 'Node'];
 
 export interface BuiltAuthorizer {
   readonly authorizer: Authorizer;
   readonly warnings: readonly string[];
+  /** The RBAC authorizer when the mode is configured (also the rule resolver of its mode). */
+  readonly rbac?: RBACAuthorizer;
+}
+
+/** What the authorizers are fed after start-up (the store opens after the chain is built). */
+export interface AuthorizerDeps {
+  /** RBAC's rule index, attached to its watched copies once the store is open. */
+  readonly rbacIndex?: RbacRuleIndex;
 }
 
 /**
@@ -22,7 +32,7 @@ export interface BuiltAuthorizer {
  * (kube always puts it first). Throws a ConfigError for a mode Keel does not support yet (one line
  * naming them) or an ABAC policy file that cannot be loaded.
  */
-export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
+export function buildAuthorizer(config: AuthorizationConfig, deps: AuthorizerDeps = {}): BuiltAuthorizer {
   const unsupported = config.modes.filter((m) => UNSUPPORTED_AUTHORIZATION_MODES.includes(m));
   if (unsupported.length > 0) {
     throw new ConfigError(
@@ -31,6 +41,7 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
   }
   const warnings: string[] = [];
   const chain: Authorizer[] = [new PrivilegedGroupAuthorizer()];
+  let rbac: RBACAuthorizer | undefined;
   for (const mode of config.modes) {
     switch (mode) {
       case 'AlwaysAllow':
@@ -45,10 +56,14 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
         chain.push(new ABACAuthorizer(loaded.policies));
         break;
       }
+      case 'RBAC':
+        rbac = new RBACAuthorizer(deps.rbacIndex ?? new RbacRuleIndex());
+        chain.push(rbac);
+        break;
       default:
         // Unreachable: every other mode was refused above.
         throw new ConfigError(`--authorization-mode ${mode} is not supported yet by Keel`);
     }
   }
-  return { authorizer: new UnionAuthorizer(chain), warnings };
+  return { authorizer: new UnionAuthorizer(chain), warnings, ...(rbac ? { rbac } : {}) };
 }
