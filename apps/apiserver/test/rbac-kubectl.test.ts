@@ -82,6 +82,7 @@ roleRef:
   name: ${name}
 subjects:
 - kind: Group
+  apiGroup: rbac.authorization.k8s.io
   name: dev
 `;
     const file = writeManifest(cfg, `${name}.yaml`, manifest('get'));
