@@ -11,7 +11,11 @@ import { expectStatus, unique, type Json } from './support/core.js';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 
 /** A table's rows as whitespace-separated cells (AGE varies, so callers drop it). */
-const rows = (out: string) => out.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+const rows = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/));
 
 describe('kubectl and the RBAC resources', () => {
   let server: TestApiServer;
@@ -28,13 +32,34 @@ describe('kubectl and the RBAC resources', () => {
 
   it('kubectl create role / rolebinding and get -o wide', async () => {
     const name = unique('reader');
-    expect(await ok('create', 'role', name, '--verb=get,list', '--resource=pods', '--resource-name=a', '-n', 'default')).toBe(
-      `role.rbac.authorization.k8s.io/${name} created\n`,
-    );
-    const stored = await expectStatus(server.request('GET', `${RBAC}/namespaces/default/roles/${name}`), 200);
-    expect(stored['rules']).toEqual([{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }]);
     expect(
-      await ok('create', 'rolebinding', name, `--role=${name}`, '--user=bob', '--group=dev', '--serviceaccount=default:robot', '-n', 'default'),
+      await ok(
+        'create',
+        'role',
+        name,
+        '--verb=get,list',
+        '--resource=pods',
+        '--resource-name=a',
+        '-n',
+        'default',
+      ),
+    ).toBe(`role.rbac.authorization.k8s.io/${name} created\n`);
+    const stored = await expectStatus(server.request('GET', `${RBAC}/namespaces/default/roles/${name}`), 200);
+    expect(stored['rules']).toEqual([
+      { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] },
+    ]);
+    expect(
+      await ok(
+        'create',
+        'rolebinding',
+        name,
+        `--role=${name}`,
+        '--user=bob',
+        '--group=dev',
+        '--serviceaccount=default:robot',
+        '-n',
+        'default',
+      ),
     ).toBe(`rolebinding.rbac.authorization.k8s.io/${name} created\n`);
     const table = rows(await ok('get', 'rolebinding', name, '-n', 'default', '-o', 'wide'));
     expect(table[0]).toEqual(['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
@@ -50,15 +75,17 @@ describe('kubectl and the RBAC resources', () => {
     expect(await ok('create', 'clusterrole', name, '--verb=get', '--non-resource-url=/logs/*')).toBe(
       `clusterrole.rbac.authorization.k8s.io/${name} created\n`,
     );
-    expect(await ok('create', 'clusterrolebinding', name, `--clusterrole=${name}`, '--user=alice', '--user=bob')).toBe(
-      `clusterrolebinding.rbac.authorization.k8s.io/${name} created\n`,
-    );
+    expect(
+      await ok('create', 'clusterrolebinding', name, `--clusterrole=${name}`, '--user=alice', '--user=bob'),
+    ).toBe(`clusterrolebinding.rbac.authorization.k8s.io/${name} created\n`);
     const table = rows(await ok('get', 'clusterrolebindings', name, '-o', 'wide'));
     expect(table[0]).toEqual(['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
     expect(table[1]?.slice(0, 2)).toEqual([name, `ClusterRole/${name}`]);
     expect(table[1]?.[3]).toBe('alice, bob');
     // The bootstrap binding of the masters group is listed too.
-    expect(await ok('get', 'clusterrolebindings', '-o', 'name')).toContain('clusterrolebinding.rbac.authorization.k8s.io/cluster-admin\n');
+    expect(await ok('get', 'clusterrolebindings', '-o', 'name')).toContain(
+      'clusterrolebinding.rbac.authorization.k8s.io/cluster-admin\n',
+    );
   });
 
   it('kubectl apply creates, then changes, a ClusterRole; a binding keeps its roleRef', async () => {
@@ -96,9 +123,15 @@ subjects:
     const role = await expectStatus(server.request('GET', `${RBAC}/clusterroles/${name}`), 200);
     expect((role['rules'] as Json[])[0]?.['verbs']).toEqual(['get', 'list']);
     const binding = await expectStatus(server.request('GET', `${RBAC}/clusterrolebindings/${name}`), 200);
-    expect(binding['subjects']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'dev' }]);
+    expect(binding['subjects']).toEqual([
+      { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'dev' },
+    ]);
 
-    writeManifest(cfg, `${name}.yaml`, manifest('get, list').replace(`  name: ${name}\nsubjects`, '  name: view\nsubjects'));
+    writeManifest(
+      cfg,
+      `${name}.yaml`,
+      manifest('get, list').replace(`  name: ${name}\nsubjects`, '  name: view\nsubjects'),
+    );
     const changed = await kubectl(cfg, ['apply', '-f', file]);
     expect(changed.code).not.toBe(0);
     expect(changed.stderr).toContain('cannot change roleRef');

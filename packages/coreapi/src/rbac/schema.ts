@@ -26,7 +26,12 @@ const labelSelector = struct('v1.LabelSelector', {
 
 const rules = always(list(policyRule, '[]v1.PolicyRule'));
 
-export const roleSpec: StructSpec = struct('v1.Role', { kind: str, apiVersion: str, metadata: objectMetaSpec, rules });
+export const roleSpec: StructSpec = struct('v1.Role', {
+  kind: str,
+  apiVersion: str,
+  metadata: objectMetaSpec,
+  rules,
+});
 
 export const clusterRoleSpec: StructSpec = struct('v1.ClusterRole', {
   kind: str,

@@ -18,7 +18,13 @@ import {
 } from '@keel/resource';
 import type { CoreResourceView } from '../view.js';
 import { groupTarget } from '../scheme.js';
-import { clusterRoleBindingSpec, clusterRoleSpec, defaultBinding, roleBindingSpec, roleSpec } from './schema.js';
+import {
+  clusterRoleBindingSpec,
+  clusterRoleSpec,
+  defaultBinding,
+  roleBindingSpec,
+  roleSpec,
+} from './schema.js';
 import {
   validateBinding,
   validateBindingUpdate,
@@ -29,7 +35,10 @@ import {
 } from './validation.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-const META_SMP = { 'metadata.finalizers': { patchStrategy: 'merge' }, 'metadata.ownerReferences': 'uid' } as const;
+const META_SMP = {
+  'metadata.finalizers': { patchStrategy: 'merge' },
+  'metadata.ownerReferences': 'uid',
+} as const;
 
 interface Names {
   readonly kind: string;
@@ -38,7 +47,11 @@ interface Names {
   readonly storageVersionHash: string;
 }
 
-function common<I extends RoleObject | BindingObject>(names: Names, spec: StructSpec, defaults?: (obj: I) => void) {
+function common<I extends RoleObject | BindingObject>(
+  names: Names,
+  spec: StructSpec,
+  defaults?: (obj: I) => void,
+) {
   const { kind, resource, namespaced } = names;
   return {
     group: rbac.RBAC_GROUP,
@@ -69,12 +82,7 @@ function common<I extends RoleObject | BindingObject>(names: Names, spec: Struct
   };
 }
 
-const createdAt = column(
-  'Created At',
-  ageColumn.description,
-  0,
-  'date',
-);
+const createdAt = column('Created At', ageColumn.description, 0, 'date');
 
 /** printRole's convertToHumanReadableDateType: RFC 3339 in UTC, `<unknown>` when unset. */
 function createdAtCell(timestamp: string | undefined): string {
@@ -88,7 +96,8 @@ function roleView(names: Names, spec: StructSpec): CoreResourceView<RoleObject> 
   return {
     ...common<RoleObject>(names, spec),
     validateCreate: (r) => beforeCreate(validateRole(r, namespaced), r.metadata, namespaced),
-    validateUpdate: (r, old) => beforeUpdate(r.metadata, old.metadata, namespaced, validateRoleUpdate(r, old, namespaced)),
+    validateUpdate: (r, old) =>
+      beforeUpdate(r.metadata, old.metadata, namespaced, validateRoleUpdate(r, old, namespaced)),
     tableColumns: [nameColumn, createdAt],
     tableRow: (r) => [r.metadata.name ?? '', createdAtCell(r.metadata.creationTimestamp)],
   };
@@ -118,7 +127,11 @@ function subjectCells(subjects: readonly rbac.Subject[] | undefined): string[] {
   return [users.join(', '), groups.join(', '), sas.join(', ')];
 }
 
-function bindingView(names: Names, spec: StructSpec, columns: TableColumn[]): CoreResourceView<BindingObject> {
+function bindingView(
+  names: Names,
+  spec: StructSpec,
+  columns: TableColumn[],
+): CoreResourceView<BindingObject> {
   const { namespaced } = names;
   return {
     ...common<BindingObject>(names, spec, defaultBinding),

@@ -62,7 +62,13 @@ const policyRule: Schema = {
 
 const labelSelector: Schema = {
   1: ['matchLabels', 'stringMap'],
-  2: ['matchExpressions', { message: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['values', 'strings'] }, repeated: true }],
+  2: [
+    'matchExpressions',
+    {
+      message: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['values', 'strings'] },
+      repeated: true,
+    },
+  ],
 };
 
 const rbacBinding: Schema = {
@@ -70,7 +76,12 @@ const rbacBinding: Schema = {
   2: [
     'subjects',
     {
-      message: { 1: ['kind', 'string'], 2: ['apiGroup', 'string'], 3: ['name', 'string'], 4: ['namespace', 'string'] },
+      message: {
+        1: ['kind', 'string'],
+        2: ['apiGroup', 'string'],
+        3: ['name', 'string'],
+        4: ['namespace', 'string'],
+      },
       repeated: true,
     },
   ],
@@ -98,7 +109,10 @@ const kinds: Readonly<Record<string, Schema>> = {
   'rbac.authorization.k8s.io/v1/Role': rbacRole,
   'rbac.authorization.k8s.io/v1/ClusterRole': {
     ...rbacRole,
-    3: ['aggregationRule', { message: { 1: ['clusterRoleSelectors', { message: labelSelector, repeated: true }] } }],
+    3: [
+      'aggregationRule',
+      { message: { 1: ['clusterRoleSelectors', { message: labelSelector, repeated: true }] } },
+    ],
   },
   'rbac.authorization.k8s.io/v1/RoleBinding': rbacBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': rbacBinding,

@@ -16,7 +16,14 @@ const BINDING_RESOURCES = new Set(['rolebindings', 'clusterrolebindings']);
 
 /** rbacregistry.IsOnlyMutatingGCFields: the same object once owners, finalizers and managers are put back. */
 function onlyGCFieldsChanged(obj: AdmittedObject, old: AdmittedObject): boolean {
-  const keep = ['ownerReferences', 'finalizers', 'managedFields', 'selfLink', 'resourceVersion', 'generation'] as const;
+  const keep = [
+    'ownerReferences',
+    'finalizers',
+    'managedFields',
+    'selfLink',
+    'resourceVersion',
+    'generation',
+  ] as const;
   const meta: Record<string, unknown> = { ...obj.metadata };
   const oldMeta = old.metadata as Record<string, unknown>;
   for (const f of keep) {
@@ -64,7 +71,8 @@ export function rbacEscalationPlugin(deps: EscalationDeps): AdmissionPlugin {
   async function checkRole(attrs: AdmissionAttributes): Promise<void> {
     // Upstream asks with the request's name, which a POST does not have.
     const name = attrs.operation === 'CREATE' ? '' : attrs.name;
-    if (await allowedTo(authorizer, attrs.user, 'escalate', attrs.resource.resource, attrs.namespace, name)) return;
+    if (await allowedTo(authorizer, attrs.user, 'escalate', attrs.resource.resource, attrs.namespace, name))
+      return;
     const role = attrs.object as unknown as rbac.ClusterRole;
     const why = rbac.confirmNoEscalation(resolver, attrs.user, attrs.namespace, role.rules ?? []);
     if (why !== undefined) throw refuse(attrs, why);

@@ -29,9 +29,20 @@ class Copy<T> implements RbacSource<T> {
 }
 
 const G = 'rbac.authorization.k8s.io';
-const user = (name: string, groups: string[] = ['system:authenticated']): UserInfo => ({ name, uid: '', groups, extra: {} });
-const clusterRole = (name: string, rules: ClusterRole['rules']): ClusterRole => ({ metadata: { name }, rules });
-const role = (ns: string, name: string, rules: Role['rules']): Role => ({ metadata: { namespace: ns, name }, rules });
+const user = (name: string, groups: string[] = ['system:authenticated']): UserInfo => ({
+  name,
+  uid: '',
+  groups,
+  extra: {},
+});
+const clusterRole = (name: string, rules: ClusterRole['rules']): ClusterRole => ({
+  metadata: { name },
+  rules,
+});
+const role = (ns: string, name: string, rules: Role['rules']): Role => ({
+  metadata: { namespace: ns, name },
+  rules,
+});
 const binding = (name: string, ref: [string, string], subjects: Subject[], ns?: string): RoleBinding => ({
   metadata: ns ? { name, namespace: ns } : { name },
   roleRef: { apiGroup: G, kind: ref[0], name: ref[1] },
@@ -40,12 +51,25 @@ const binding = (name: string, ref: [string, string], subjects: Subject[], ns?: 
 const U = (name: string): Subject => ({ kind: 'User', apiGroup: G, name });
 
 function attrs(u: UserInfo, verb: string, resource: string, namespace = 'default', name = ''): Attributes {
-  return { user: u, verb, isResourceRequest: true, path: '', namespace, apiGroup: '', apiVersion: 'v1', resource, subresource: '', name };
+  return {
+    user: u,
+    verb,
+    isResourceRequest: true,
+    path: '',
+    namespace,
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource,
+    subresource: '',
+    name,
+  };
 }
 
 function setup() {
   const sources = {
-    roles: new Copy<Role>([role('default', 'pod-reader', [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }])]),
+    roles: new Copy<Role>([
+      role('default', 'pod-reader', [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }]),
+    ]),
     roleBindings: new Copy<RoleBinding>(),
     clusterRoles: new Copy<ClusterRole>([
       clusterRole('view-cm', [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }]),
@@ -63,7 +87,10 @@ describe('RBACAuthorizer', () => {
     const { sources, authz } = setup();
     sources.clusterRoleBindings.set([binding('all', ['ClusterRole', 'view-cm'], [U('bob')])]);
     sources.roles.synced = false;
-    expect(await authz.authorize(attrs(user('bob'), 'list', 'configmaps'))).toEqual({ decision: 'noOpinion', reason: '' });
+    expect(await authz.authorize(attrs(user('bob'), 'list', 'configmaps'))).toEqual({
+      decision: 'noOpinion',
+      reason: '',
+    });
     sources.roles.synced = true;
     expect((await authz.authorize(attrs(user('bob'), 'list', 'configmaps'))).decision).toBe('allow');
   });
@@ -87,7 +114,9 @@ describe('RBACAuthorizer', () => {
     const { sources, authz } = setup();
     sources.roleBindings.set([binding('cm', ['ClusterRole', 'view-cm'], [U('bob')], 'team')]);
     expect((await authz.authorize(attrs(user('bob'), 'get', 'configmaps', 'team'))).decision).toBe('allow');
-    expect((await authz.authorize(attrs(user('bob'), 'get', 'configmaps', 'default'))).decision).toBe('noOpinion');
+    expect((await authz.authorize(attrs(user('bob'), 'get', 'configmaps', 'default'))).decision).toBe(
+      'noOpinion',
+    );
     expect((await authz.authorize(attrs(user('bob'), 'get', 'configmaps', ''))).decision).toBe('noOpinion');
   });
 
@@ -96,7 +125,9 @@ describe('RBACAuthorizer', () => {
     sources.clusterRoleBindings.set([
       binding('devs', ['ClusterRole', 'view-cm'], [{ kind: 'Group', apiGroup: G, name: 'dev' }]),
     ]);
-    sources.roleBindings.set([binding('sa', ['Role', 'pod-reader'], [{ kind: 'ServiceAccount', name: 'robot' }], 'default')]);
+    sources.roleBindings.set([
+      binding('sa', ['Role', 'pod-reader'], [{ kind: 'ServiceAccount', name: 'robot' }], 'default'),
+    ]);
     expect(await authz.authorize(attrs(user('carol', ['dev']), 'get', 'configmaps', ''))).toEqual({
       decision: 'allow',
       reason: 'RBAC: allowed by ClusterRoleBinding "devs" of ClusterRole "view-cm" to Group "dev"',
@@ -104,7 +135,8 @@ describe('RBACAuthorizer', () => {
     const robot = user('system:serviceaccount:default:robot', ['system:serviceaccounts']);
     expect(await authz.authorize(attrs(robot, 'get', 'pods'))).toEqual({
       decision: 'allow',
-      reason: 'RBAC: allowed by RoleBinding "sa/default" of Role "pod-reader" to ServiceAccount "robot/default"',
+      reason:
+        'RBAC: allowed by RoleBinding "sa/default" of Role "pod-reader" to ServiceAccount "robot/default"',
     });
     const other = user('system:serviceaccount:other:robot');
     expect((await authz.authorize(attrs(other, 'get', 'pods'))).decision).toBe('noOpinion');
@@ -113,7 +145,12 @@ describe('RBACAuthorizer', () => {
   it('non-resource URLs through a ClusterRoleBinding', async () => {
     const { sources, authz } = setup();
     sources.clusterRoleBindings.set([binding('hz', ['ClusterRole', 'healthz'], [U('bob')])]);
-    const get = (path: string) => ({ ...attrs(user('bob'), 'get', ''), isResourceRequest: false, path, namespace: '' });
+    const get = (path: string) => ({
+      ...attrs(user('bob'), 'get', ''),
+      isResourceRequest: false,
+      path,
+      namespace: '',
+    });
     expect((await authz.authorize(get('/healthz/ping'))).decision).toBe('allow');
     expect((await authz.authorize(get('/metrics'))).decision).toBe('noOpinion');
   });
@@ -124,7 +161,8 @@ describe('RBACAuthorizer', () => {
     sources.roleBindings.set([binding('gone2', ['Role', 'nope2'], [U('bob')], 'default')]);
     expect(await authz.authorize(attrs(user('bob'), 'get', 'pods'))).toEqual({
       decision: 'noOpinion',
-      reason: 'RBAC: [clusterrole.rbac.authorization.k8s.io "nope" not found, role.rbac.authorization.k8s.io "nope2" not found]',
+      reason:
+        'RBAC: [clusterrole.rbac.authorization.k8s.io "nope" not found, role.rbac.authorization.k8s.io "nope2" not found]',
     });
   });
 
@@ -144,9 +182,13 @@ describe('RBACAuthorizer', () => {
     const { sources, authz } = setup();
     sources.roleBindings.set([binding('read', ['Role', 'pod-reader'], [U('bob')], 'default')]);
     const bob = user('bob');
-    expect(confirmNoEscalation(authz, bob, 'default', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }])).toBeUndefined();
     expect(
-      confirmNoEscalation(authz, bob, 'default', [{ verbs: ['get', 'delete'], apiGroups: [''], resources: ['pods', 'secrets'] }]),
+      confirmNoEscalation(authz, bob, 'default', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]),
+    ).toBeUndefined();
+    expect(
+      confirmNoEscalation(authz, bob, 'default', [
+        { verbs: ['get', 'delete'], apiGroups: [''], resources: ['pods', 'secrets'] },
+      ]),
     ).toBe(
       'user "bob" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
         '{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}\n' +

@@ -22,7 +22,8 @@ import type { PolicyRule, Subject } from './types.js';
 const NO_OPINION: Decision = { decision: 'noOpinion', reason: '' };
 
 function describeSubject(s: Subject, bindingNamespace: string): string {
-  if (s.kind === 'ServiceAccount') return `${s.kind} ${goQuote(`${s.name}/${s.namespace || bindingNamespace}`)}`;
+  if (s.kind === 'ServiceAccount')
+    return `${s.kind} ${goQuote(`${s.name}/${s.namespace || bindingNamespace}`)}`;
   return `${s.kind} ${goQuote(s.name)}`;
 }
 
@@ -31,7 +32,8 @@ export function describeBound(b: BoundRole): string {
   const { binding, subject, namespace } = b;
   const ref = `${binding.roleRef.kind} ${goQuote(binding.roleRef.name)}`;
   const name = binding.metadata.name ?? '';
-  if (namespace === '') return `ClusterRoleBinding ${goQuote(name)} of ${ref} to ${describeSubject(subject, '')}`;
+  if (namespace === '')
+    return `ClusterRoleBinding ${goQuote(name)} of ${ref} to ${describeSubject(subject, '')}`;
   return `RoleBinding ${goQuote(`${name}/${namespace}`)} of ${ref} to ${describeSubject(subject, namespace)}`;
 }
 

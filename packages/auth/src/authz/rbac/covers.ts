@@ -34,7 +34,10 @@ export function breakdownRule(rule: PolicyRule): PolicyRule[] {
   return out;
 }
 
-function resourceCoversAll(owned: readonly string[] | undefined, wanted: readonly string[] | undefined): boolean {
+function resourceCoversAll(
+  owned: readonly string[] | undefined,
+  wanted: readonly string[] | undefined,
+): boolean {
   if (has(owned, ALL) || hasAll(owned, wanted)) return true;
   for (const path of wanted ?? []) {
     if (has(owned, path)) continue;
@@ -65,7 +68,10 @@ function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
 }
 
 /** Whether `owner` covers every rule of `servant`, and the broken-down rules it does not. */
-export function covers(owner: readonly PolicyRule[], servant: readonly PolicyRule[]): [boolean, PolicyRule[]] {
+export function covers(
+  owner: readonly PolicyRule[],
+  servant: readonly PolicyRule[],
+): [boolean, PolicyRule[]] {
   const missing = servant.flatMap(breakdownRule).filter((sub) => !owner.some((o) => ruleCovers(o, sub)));
   return [missing.length === 0, missing];
 }

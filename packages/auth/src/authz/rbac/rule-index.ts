@@ -95,7 +95,7 @@ export class RbacRuleIndex {
         if (key === undefined || seen.has(key)) continue;
         seen.add(key);
         let perNs = bySubject.get(key);
-        if (!perNs) bySubject.set(key, (perNs = new Map()));
+        if (!perNs) bySubject.set(key, (perNs = new Map<string, BoundRole[]>()));
         let list = perNs.get(namespace);
         if (!list) perNs.set(namespace, (list = []));
         list.push({ binding, subject, index, namespace });
@@ -104,7 +104,8 @@ export class RbacRuleIndex {
     for (const b of [...s.clusterRoleBindings.list()].sort(byName)) add(b, '');
     for (const b of [...s.roleBindings.list()].sort(byName)) add(b, b.metadata.namespace ?? '');
     const roles = new Map<string, readonly PolicyRule[]>();
-    for (const r of s.roles.list()) roles.set(`${r.metadata.namespace ?? ''}/${r.metadata.name ?? ''}`, r.rules ?? []);
+    for (const r of s.roles.list())
+      roles.set(`${r.metadata.namespace ?? ''}/${r.metadata.name ?? ''}`, r.rules ?? []);
     const clusterRoles = new Map<string, readonly PolicyRule[]>();
     for (const r of s.clusterRoles.list()) clusterRoles.set(r.metadata.name ?? '', r.rules ?? []);
     return { bySubject, roles, clusterRoles };
@@ -138,7 +139,9 @@ export class RbacRuleIndex {
     }
     if (ref.kind === 'ClusterRole') {
       const rules = snap.clusterRoles.get(ref.name);
-      return rules ? { rules } : { error: `clusterrole.rbac.authorization.k8s.io ${goQuote(ref.name)} not found` };
+      return rules
+        ? { rules }
+        : { error: `clusterrole.rbac.authorization.k8s.io ${goQuote(ref.name)} not found` };
     }
     return { error: `unsupported role reference kind: ${goQuote(ref.kind)}` };
   }

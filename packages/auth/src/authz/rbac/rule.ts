@@ -25,7 +25,12 @@ export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
 export function resourceMatches(rule: PolicyRule, combined: string, subresource: string): boolean {
   for (const r of rule.resources ?? []) {
     if (r === ALL || r === combined) return true;
-    if (subresource !== '' && r.length === subresource.length + 2 && r.startsWith('*/') && r.endsWith(subresource))
+    if (
+      subresource !== '' &&
+      r.length === subresource.length + 2 &&
+      r.startsWith('*/') &&
+      r.endsWith(subresource)
+    )
       return true;
   }
   return false;
