@@ -97,6 +97,8 @@ export function rbacEscalationPlugin(deps: EscalationDeps): AdmissionPlugin {
       if (attrs.subresource !== '' || attrs.resource.group !== rbac.RBAC_GROUP || !attrs.object) return;
       if (attrs.user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return;
       if (attrs.oldObject && onlyGCFieldsChanged(attrs.object, attrs.oldObject)) return;
+      // Before the copies are read, every user would seem to hold nothing (or a role to be missing).
+      await resolver.index.waitForSync();
       if (ROLE_RESOURCES.has(attrs.resource.resource)) await checkRole(attrs);
       else if (BINDING_RESOURCES.has(attrs.resource.resource)) await checkBinding(attrs);
     },

@@ -18,6 +18,9 @@ class Copy<T> implements RbacSource<T> {
   hasSynced(): boolean {
     return this.synced;
   }
+  waitForSync(): Promise<void> {
+    return Promise.resolve();
+  }
   subscribe(l: () => void): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);

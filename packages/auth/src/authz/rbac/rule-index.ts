@@ -59,6 +59,8 @@ const byName = (a: RoleBinding, b: RoleBinding) => {
 export class RbacRuleIndex {
   private sources: RbacSources | undefined;
   private snapshot: Snapshot | undefined;
+  private attached!: () => void;
+  private readonly attachedOnce = new Promise<void>((resolve) => (this.attached = resolve));
 
   /** Feeds the index; until then (and until every source synced) it resolves nothing. */
   attach(sources: RbacSources): void {
@@ -67,6 +69,16 @@ export class RbacRuleIndex {
       this.snapshot = undefined;
     };
     for (const s of Object.values(sources) as RbacSources[keyof RbacSources][]) s.subscribe(stale);
+    this.attached();
+  }
+
+  /** Resolves once the index is attached and every source has synced. */
+  async waitForSync(): Promise<void> {
+    await this.attachedOnce;
+    const s = this.sources as RbacSources;
+    await Promise.all(
+      [s.roles, s.roleBindings, s.clusterRoles, s.clusterRoleBindings].map((x) => x.waitForSync()),
+    );
   }
 
   hasSynced(): boolean {

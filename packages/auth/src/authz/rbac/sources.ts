@@ -7,6 +7,8 @@ import type { ClusterRole, Role, RoleBinding } from './types.js';
 export interface RbacSource<T> {
   list(): Iterable<T>;
   hasSynced(): boolean;
+  /** Resolves once the first full read has been taken in. */
+  waitForSync(): Promise<void>;
   /** Called after each change (or full re-read); returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
 }
