@@ -44,7 +44,16 @@ export interface ResolvedRules {
 }
 
 export class RBACAuthorizer implements Authorizer, RuleResolver {
+  /** Allow reasons per binding entry (kept until the index is rebuilt): quoting is the costly part. */
+  private readonly reasons = new WeakMap<BoundRole, string>();
+
   constructor(readonly index: RbacRuleIndex) {}
+
+  private allowReason(b: BoundRole): string {
+    let reason = this.reasons.get(b);
+    if (reason === undefined) this.reasons.set(b, (reason = `RBAC: allowed by ${describeBound(b)}`));
+    return reason;
+  }
 
   authorize(attrs: Attributes): Promise<Decision> {
     const bound = this.index.bindingsFor(attrs.user, attrs.namespace);
@@ -58,7 +67,7 @@ export class RBACAuthorizer implements Authorizer, RuleResolver {
       }
       for (const rule of resolved.rules)
         if (ruleAllows(attrs, rule))
-          return Promise.resolve({ decision: 'allow', reason: `RBAC: allowed by ${describeBound(b)}` });
+          return Promise.resolve({ decision: 'allow', reason: this.allowReason(b) });
     }
     if (errors.length === 0) return Promise.resolve(NO_OPINION);
     return Promise.resolve({ decision: 'noOpinion', reason: `RBAC: ${aggregateMessage(errors)}` });
