@@ -136,4 +136,46 @@ subjects:
     expect(changed.code).not.toBe(0);
     expect(changed.stderr).toContain('cannot change roleRef');
   });
+
+  it('kubectl auth reconcile creates and then extends a role and its binding', async () => {
+    const name = unique('reconciled');
+    const manifest = (verbs: string, users: string) => `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: ${name}
+  namespace: default
+rules:
+- apiGroups: [""]
+  resources: [pods]
+  verbs: [${verbs}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: ${name}
+  namespace: default
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: ${name}
+subjects:
+${users
+  .split(',')
+  .map((u) => `- kind: User\n  apiGroup: rbac.authorization.k8s.io\n  name: ${u}`)
+  .join('\n')}
+`;
+    const file = writeManifest(cfg, `${name}-reconcile.yaml`, manifest('get', 'bob'));
+    expect(await ok('auth', 'reconcile', '-f', file)).toBe(
+      `role.rbac.authorization.k8s.io/${name} reconciled\nrolebinding.rbac.authorization.k8s.io/${name} reconciled\n`,
+    );
+    writeManifest(cfg, `${name}-reconcile.yaml`, manifest('get, list', 'bob,carol'));
+    await ok('auth', 'reconcile', '-f', file);
+    const role = await expectStatus(server.request('GET', `${RBAC}/namespaces/default/roles/${name}`), 200);
+    expect((role['rules'] as Json[]).flatMap((r) => r['verbs'] as string[]).sort()).toEqual(['get', 'list']);
+    const binding = await expectStatus(
+      server.request('GET', `${RBAC}/namespaces/default/rolebindings/${name}`),
+      200,
+    );
+    expect((binding['subjects'] as Json[]).map((x) => x['name'])).toEqual(['bob', 'carol']);
+  });
 });
