@@ -7,6 +7,7 @@ import {
   buildAuthorizer,
   buildServiceAccountIssuer,
   ConfigError,
+  rbac,
   type BuiltAuthenticator,
   type BuiltAuthorizer,
   type BuiltServiceAccountIssuer,
@@ -21,6 +22,7 @@ import { installNamespaces } from './resources/namespaces.js';
 import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
 import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
+import { RbacInformers } from './server/rbac-informers.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -33,6 +35,8 @@ export interface CompletedApiServer {
   readonly serviceAccounts: BuiltServiceAccountIssuer;
   /** Token authentication's store lookups; attached to the store once it is open. */
   readonly tokenGetter: StoreTokenGetter;
+  /** RBAC's rule index: built before the store opens, fed by the informers `run` starts. */
+  readonly rbacIndex: rbac.RbacRuleIndex;
 }
 
 function readPem(path: string | undefined): string {
@@ -45,13 +49,14 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
   try {
     const tokenGetter = new StoreTokenGetter();
     const authn = buildAuthenticator(config.authentication, { tokenGetter });
-    const authz = buildAuthorizer(config.authorization);
+    const rbacIndex = new rbac.RbacRuleIndex();
+    const authz = buildAuthorizer(config.authorization, { rbacIndex });
     const serviceAccounts = buildServiceAccountIssuer(config.authentication, {
       externalHost: config.serverRun.externalHostname || config.advertiseAddress || hostname(),
       port: config.secureServing.port,
     });
     return {
-      config: { config, logging: config.logging, authn, authz, serviceAccounts, tokenGetter },
+      config: { config, logging: config.logging, authn, authz, serviceAccounts, tokenGetter, rbacIndex },
       warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings, ...serviceAccounts.warnings],
     };
   } catch (err) {
@@ -73,6 +78,11 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   done.tokenGetter.attach(storage);
   const { issuer, metadata } = done.serviceAccounts;
   const sa = config.authentication.serviceAccounts;
+  // Escalation checks resolve rules from the index whatever the authorization mode, as upstream.
+  const rbacInformers = new RbacInformers(storage, logger);
+  done.rbacIndex.attach(rbacInformers.sources);
+  rbacInformers.run(signal);
+  const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   return runServer(config, logger, signal, {
     storage,
     authenticator: done.authn.authenticator,
@@ -80,6 +90,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     clientCA: done.authn.clientCA ?? '',
     // The configured plugins are built from the admission options once they have a chain to join.
     admission: noAdmission,
+    informersSynced: () => rbacInformers.waitForSync(),
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),
       config.authentication.requestHeader,
@@ -102,6 +113,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
           maxExpirationSeconds: sa.maxExpiration?.seconds,
           extendExpiration: sa.extendExpiration,
         },
+        rbacResolver,
       }),
     ],
   });

@@ -101,8 +101,27 @@ describe('discovery of the scheduler resources', () => {
       'events.k8s.io',
       'authentication.k8s.io',
       'authorization.k8s.io',
+      'rbac.authorization.k8s.io',
       'coordination.k8s.io',
     ]);
+    // The real server's list: no short names, no categories.
+    expect(await resources('/apis/rbac.authorization.k8s.io/v1')).toEqual(
+      (
+        [
+          ['clusterrolebindings', 'ClusterRoleBinding', false, '48tpQ8gZHFc='],
+          ['clusterroles', 'ClusterRole', false, 'bYE5ZWDrJ44='],
+          ['rolebindings', 'RoleBinding', true, 'eGsCzGH6b1g='],
+          ['roles', 'Role', true, '7FuwZcIIItM='],
+        ] as const
+      ).map(([name, kind, namespaced, storageVersionHash]) => ({
+        name,
+        singularName: kind.toLowerCase(),
+        namespaced,
+        kind,
+        verbs: ALL_VERBS,
+        storageVersionHash,
+      })),
+    );
     expect(await resources('/apis/coordination.k8s.io/v1')).toEqual([
       {
         name: 'leases',

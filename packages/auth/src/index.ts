@@ -107,7 +107,12 @@ export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } fr
 export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
 export { ruleResolverOf, UnionRuleResolver } from './authz/rule-resolvers.js';
-export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';
+export {
+  buildAuthorizer,
+  UNSUPPORTED_AUTHORIZATION_MODES,
+  type AuthorizerDeps,
+  type BuiltAuthorizer,
+} from './authz/build.js';
 export * as rbac from './authz/rbac/index.js';
 export {
   IMPERSONATE_EXTRA_HEADER_PREFIX,

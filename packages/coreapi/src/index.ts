@@ -90,6 +90,14 @@ export {
   type EndpointPort,
 } from './endpoints.js';
 export { leaseView, type Lease, type LeaseSpec } from './lease.js';
+export {
+  rbacClusterRoleBindingView,
+  rbacClusterRoleView,
+  rbacRoleBindingView,
+  rbacRoleView,
+  type BindingObject,
+  type RoleObject,
+} from './rbac/index.js';
 
 export {
   decodeTokenReview,

@@ -7,7 +7,15 @@
 import { invalid, invalidValue, path, type StatusError } from '@keel/apimachinery';
 import type { KindTarget, Scheme } from '@keel/resource';
 
-const optionKinds = ['WatchEvent', 'ListOptions', 'GetOptions', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions'];
+const optionKinds = [
+  'WatchEvent',
+  'ListOptions',
+  'GetOptions',
+  'DeleteOptions',
+  'CreateOptions',
+  'UpdateOptions',
+  'PatchOptions',
+];
 
 const withLists = (kinds: string[]): string[] => kinds.flatMap((k) => [k, `${k}List`]);
 
@@ -46,7 +54,12 @@ const coreV1 = [
 
 const reviews = {
   authn: ['TokenReview', 'SelfSubjectReview'],
-  authz: ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'],
+  authz: [
+    'SubjectAccessReview',
+    'SelfSubjectAccessReview',
+    'LocalSubjectAccessReview',
+    'SelfSubjectRulesReview',
+  ],
 };
 
 const entries: [string, string[]][] = [
@@ -58,17 +71,32 @@ const entries: [string, string[]][] = [
   ['authentication.k8s.io/v1alpha1', ['SelfSubjectReview']],
   ['authorization.k8s.io/v1', reviews.authz],
   ['authorization.k8s.io/v1beta1', reviews.authz],
+  ['rbac.authorization.k8s.io/v1', withLists(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'])],
 ];
 
-export const coreScheme: Scheme = new Map(entries.map(([gv, kinds]) => [gv, new Set([...kinds, ...optionKinds])]));
+export const coreScheme: Scheme = new Map(
+  entries.map(([gv, kinds]) => [gv, new Set([...kinds, ...optionKinds])]),
+);
 
 export function coreTarget(kind: string): KindTarget {
-  return { group: '', version: 'v1', kind, scheme: coreScheme, internalPackage: 'k8s.io/kubernetes/pkg/apis/core' };
+  return {
+    group: '',
+    version: 'v1',
+    kind,
+    scheme: coreScheme,
+    internalPackage: 'k8s.io/kubernetes/pkg/apis/core',
+  };
 }
 
 export function groupTarget(group: string, kind: string): KindTarget {
   const pkg = group.split('.')[0] ?? group;
-  return { group, version: 'v1', kind, scheme: coreScheme, internalPackage: `k8s.io/kubernetes/pkg/apis/${pkg}` };
+  return {
+    group,
+    version: 'v1',
+    kind,
+    scheme: coreScheme,
+    internalPackage: `k8s.io/kubernetes/pkg/apis/${pkg}`,
+  };
 }
 
 /**
@@ -76,7 +104,10 @@ export function groupTarget(group: string, kind: string): KindTarget {
  * unconditional updates. Go names the qualified *resource* here, not the kind:
  * `leases.coordination.k8s.io "x" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`.
  */
-export function missingResourceVersion(view: { readonly group: string; readonly resource: string }, name: string): StatusError {
+export function missingResourceVersion(
+  view: { readonly group: string; readonly resource: string },
+  name: string,
+): StatusError {
   return invalid({ group: view.group, kind: view.resource }, name, [
     invalidValue(path('metadata', 'resourceVersion'), 0, 'must be specified for an update'),
   ]);

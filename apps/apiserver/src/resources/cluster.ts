@@ -1,3 +1,4 @@
+import type { rbac } from '@keel/auth';
 import type { Storage } from '@keel/storage';
 import type { ResourceDispatcher, ServedResource } from '../endpoints/dispatch.js';
 import type { ScopeDefaults } from '../server/server.js';
@@ -6,6 +7,7 @@ import { installEndpoints } from './endpoints.js';
 import { installLeases } from './leases.js';
 import { installNodes } from './nodes.js';
 import { installPods } from './pods.js';
+import { installRbacResources } from './rbac/index.js';
 import { installReviews, type ReviewDeps } from './reviews.js';
 import { installSecrets } from './secrets/index.js';
 import { installServiceAccounts, type TokenRequestSettings } from './serviceaccounts/index.js';
@@ -15,13 +17,15 @@ export interface ClusterResourceDeps extends ReviewDeps {
   readonly admissionPlugins: readonly string[];
   /** TokenRequest's settings; undefined without --service-account-signing-key-file. */
   readonly tokenRequests?: TokenRequestSettings | undefined;
+  /** What RBAC's escalation checks read the rules a user holds from. */
+  readonly rbacResolver: rbac.RBACAuthorizer;
 }
 
 /**
  * What a scheduler (and its leader election and delegated authentication) needs beyond
  * namespaces and events: nodes, pods and their binding, configmaps, endpoints, leases and the
  * review APIs. Installed after events, so the groups keep the real server's order in /apis
- * (events, authentication, authorization, coordination).
+ * (events, authentication, authorization, rbac, coordination).
  */
 export function installClusterResources(
   dispatcher: ResourceDispatcher,
@@ -37,6 +41,10 @@ export function installClusterResources(
     ...installSecrets(dispatcher, storage, defaults),
     ...installServiceAccounts(dispatcher, storage, defaults, deps.tokenRequests),
     ...installReviews(dispatcher, defaults, deps),
+    ...installRbacResources(dispatcher, storage, defaults, {
+      authorizer: deps.authorizer,
+      resolver: deps.rbacResolver,
+    }),
     ...installLeases(dispatcher, storage, defaults),
   ];
 }

@@ -46,6 +46,8 @@ export interface ServerParts {
   readonly admission: Admission;
   /** Non-resource endpoints served before the resources (service account issuer discovery). */
   readonly extraHandlers?: readonly RequestHandler[];
+  /** Resolves once the authorizers' watched copies (RBAC) took in the store; start-informers waits for it. */
+  readonly informersSynced?: () => Promise<void>;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -139,6 +141,8 @@ export async function runServer(
       } finally {
         hookSignal.removeEventListener('abort', stop);
       }
+      // A stop while waiting ends the hook (it is then stopped, not failed).
+      if (parts.informersSynced) await Promise.race([parts.informersSynced(), whenAborted(hookSignal)]);
     },
   });
   health.addReadyzChecks(shutdownCheck(shutdownInitiated.signal));

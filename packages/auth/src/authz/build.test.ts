@@ -102,8 +102,11 @@ describe('buildAuthorizer', () => {
   });
 
   it.each([
-    [['--authorization-mode', 'RBAC'], '--authorization-mode RBAC is not supported yet by Keel'],
-    [['--authorization-mode', 'Node,RBAC'], '--authorization-mode Node, RBAC are not supported yet by Keel'],
+    [['--authorization-mode', 'Node,RBAC'], '--authorization-mode Node is not supported yet by Keel'],
+    [
+      ['--authorization-mode', 'AlwaysAllow,Webhook', '--authorization-webhook-config-file', '/w.conf'],
+      '--authorization-mode Webhook is not supported yet by Keel',
+    ],
   ])('%j is refused', (argv, message) => {
     expect(() => buildAuthorizer(config(argv))).toThrow(new ConfigError(message));
   });

@@ -10,12 +10,14 @@ import {
   PrivilegedGroupAuthorizer,
   UnionAuthorizer,
 } from './builtin.js';
+import { RBACAuthorizer } from './rbac/authorizer.js';
+import { RbacRuleIndex } from './rbac/rule-index.js';
 import { ruleResolverOf, UnionRuleResolver } from './rule-resolvers.js';
 import type { Authorizer, RuleResolver } from './types.js';
 import { WebhookAuthorizer } from './webhook/index.js';
 
 /** The modes Keel has no implementation of yet; configuring one stops start-up. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['RBAC', 'Node'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Node'];
 
 export interface BuiltAuthorizer {
   readonly authorizer: Authorizer;
@@ -28,6 +30,14 @@ export interface BuiltAuthorizer {
   readonly warnings: readonly string[];
   /** Gives the Webhook authorizer the daemon's logger once it exists. */
   readonly logTo?: (logger: Logger) => void;
+  /** The RBAC authorizer when the mode is configured (also the rule resolver of its mode). */
+  readonly rbac?: RBACAuthorizer;
+}
+
+/** What the authorizers are fed after start-up (the store opens after the chain is built). */
+export interface AuthorizerDeps {
+  /** RBAC's rule index, attached to its watched copies once the store is open. */
+  readonly rbacIndex?: RbacRuleIndex;
 }
 
 /**
@@ -35,7 +45,7 @@ export interface BuiltAuthorizer {
  * (kube always puts it first). Throws a ConfigError for a mode Keel does not support yet (one line
  * naming them) or an ABAC policy file that cannot be loaded.
  */
-export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
+export function buildAuthorizer(config: AuthorizationConfig, deps: AuthorizerDeps = {}): BuiltAuthorizer {
   const unsupported = config.modes.filter((m) => UNSUPPORTED_AUTHORIZATION_MODES.includes(m));
   if (unsupported.length > 0) {
     throw new ConfigError(
@@ -46,6 +56,7 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
   const logger = new LateLogger();
   const chain: Authorizer[] = [new PrivilegedGroupAuthorizer()];
   const resolvers: RuleResolver[] = [];
+  let rbac: RBACAuthorizer | undefined;
   for (const mode of config.modes) {
     switch (mode) {
       case 'AlwaysAllow':
@@ -73,6 +84,10 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
         );
         break;
       }
+      case 'RBAC':
+        rbac = new RBACAuthorizer(deps.rbacIndex ?? new RbacRuleIndex());
+        chain.push(rbac);
+        break;
       default:
         // Unreachable: every other mode was refused above.
         throw new ConfigError(`--authorization-mode ${mode} is not supported yet by Keel`);
@@ -86,5 +101,6 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
     ruleResolver: new UnionRuleResolver(resolvers),
     warnings,
     logTo: (l) => logger.attach(l),
+    ...(rbac ? { rbac } : {}),
   };
 }

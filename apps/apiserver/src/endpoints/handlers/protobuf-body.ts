@@ -106,6 +106,47 @@ const objectReference: Schema = {
   7: ['fieldPath', 'string'],
 };
 
+const policyRule: Schema = {
+  1: ['verbs', 'strings'],
+  2: ['apiGroups', 'strings'],
+  3: ['resources', 'strings'],
+  4: ['resourceNames', 'strings'],
+  5: ['nonResourceURLs', 'strings'],
+};
+
+const labelSelector: Schema = {
+  1: ['matchLabels', 'stringMap'],
+  2: [
+    'matchExpressions',
+    {
+      message: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['values', 'strings'] },
+      repeated: true,
+    },
+  ],
+};
+
+const rbacBinding: Schema = {
+  1: ['metadata', { message: objectMeta }],
+  2: [
+    'subjects',
+    {
+      message: {
+        1: ['kind', 'string'],
+        2: ['apiGroup', 'string'],
+        3: ['name', 'string'],
+        4: ['namespace', 'string'],
+      },
+      repeated: true,
+    },
+  ],
+  3: ['roleRef', { message: { 1: ['apiGroup', 'string'], 2: ['kind', 'string'], 3: ['name', 'string'] } }],
+};
+
+const rbacRole: Schema = {
+  1: ['metadata', { message: objectMeta }],
+  2: ['rules', { message: policyRule, repeated: true }],
+};
+
 /** The kinds decoded, by `<apiVersion>/<kind>` of the envelope. */
 const kinds: Readonly<Record<string, Schema>> = {
   'authorization.k8s.io/v1/SubjectAccessReview': subjectAccessReview,
@@ -172,6 +213,17 @@ const kinds: Readonly<Record<string, Schema>> = {
       },
     ],
   },
+  // kubectl create role / clusterrole / rolebinding / clusterrolebinding.
+  'rbac.authorization.k8s.io/v1/Role': rbacRole,
+  'rbac.authorization.k8s.io/v1/ClusterRole': {
+    ...rbacRole,
+    3: [
+      'aggregationRule',
+      { message: { 1: ['clusterRoleSelectors', { message: labelSelector, repeated: true }] } },
+    ],
+  },
+  'rbac.authorization.k8s.io/v1/RoleBinding': rbacBinding,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': rbacBinding,
 };
 
 const decodedKinds = new Set(Object.keys(kinds).map((k) => k.slice(k.lastIndexOf('/') + 1)));
