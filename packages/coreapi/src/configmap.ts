@@ -66,24 +66,14 @@ const keyRe = new RegExp(`^${keyFmt}$`);
 export function configMapKeyErrors(key: string): string[] {
   const errs: string[] = [];
   if (utf8Length(key) > 253) errs.push(maxLenError(253));
-  if (!keyRe.test(key))
-    errs.push(
-      regexError(
-        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
-        keyFmt,
-        'key.name',
-        'KEY_NAME',
-        'key-name',
-      ),
-    );
+  if (!keyRe.test(key)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", keyFmt, 'key.name', 'KEY_NAME', 'key-name'));
   if (key === '.') errs.push("must not be '.'");
   else if (key === '..') errs.push("must not be '..'");
   else if (key.startsWith('..')) errs.push("must not start with '..'");
   return errs;
 }
 
-const sortedKeys = (m: Record<string, string> | undefined): string[] =>
-  Object.keys(m ?? {}).sort(compareGoStrings);
+const sortedKeys = (m: Record<string, string> | undefined): string[] => Object.keys(m ?? {}).sort(compareGoStrings);
 
 function validateConfigMap(cm: ConfigMap): FieldError[] {
   const errs = validateCoreMeta(cm.metadata, true, nameIsDNSSubdomain);
@@ -91,14 +81,11 @@ function validateConfigMap(cm: ConfigMap): FieldError[] {
   for (const key of sortedKeys(cm.data)) {
     const p = FieldPath.of('data').key(key);
     errs.push(...configMapKeyErrors(key).map((msg) => invalidValue(p, key, msg)));
-    if (cm.binaryData && Object.hasOwn(cm.binaryData, key))
-      errs.push(invalidValue(p, key, 'duplicate of key present in binaryData'));
+    if (cm.binaryData && Object.hasOwn(cm.binaryData, key)) errs.push(invalidValue(p, key, 'duplicate of key present in binaryData'));
     size += utf8Length(cm.data?.[key] ?? '');
   }
   for (const key of sortedKeys(cm.binaryData)) {
-    errs.push(
-      ...configMapKeyErrors(key).map((msg) => invalidValue(FieldPath.of('binaryData').key(key), key, msg)),
-    );
+    errs.push(...configMapKeyErrors(key).map((msg) => invalidValue(FieldPath.of('binaryData').key(key), key, msg)));
     size += Buffer.from(cm.binaryData?.[key] ?? '', 'base64').length;
   }
   if (size > maxConfigMapSize) errs.push(tooLong('', maxConfigMapSize));
@@ -137,14 +124,10 @@ export const configMapView: CoreResourceView<ConfigMap> = {
   prepareForCreate: () => undefined,
   prepareForUpdate: () => undefined,
   validateCreate: (cm) => beforeCreate(validateConfigMap(cm), cm.metadata, true),
-  validateUpdate: (cm, old) =>
-    beforeUpdate(cm.metadata, old.metadata, true, validateConfigMapUpdate(cm, old)),
+  validateUpdate: (cm, old) => beforeUpdate(cm.metadata, old.metadata, true, validateConfigMapUpdate(cm, old)),
   fieldLabels: ['metadata.name', 'metadata.namespace'],
   convertFieldLabel: defaultMetaFieldLabels,
-  fields: (cm) => ({
-    'metadata.name': cm.metadata.name ?? '',
-    'metadata.namespace': cm.metadata.namespace ?? '',
-  }),
+  fields: (cm) => ({ 'metadata.name': cm.metadata.name ?? '', 'metadata.namespace': cm.metadata.namespace ?? '' }),
   tableColumns: [
     nameColumn,
     column(

@@ -5,49 +5,27 @@ import { endpointsView, formatEndpoints, type Endpoints } from './endpoints.js';
 const strings = (errs: FieldError[]): string[] => errs.map(fieldErrorString);
 
 function ep(body: Record<string, unknown>): Endpoints {
-  return endpointsView.decode({
-    apiVersion: 'v1',
-    kind: 'Endpoints',
-    metadata: { name: 'e', namespace: 'kube-system' },
-    ...body,
-  }).object;
+  return endpointsView.decode({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'e', namespace: 'kube-system' }, ...body }).object;
 }
 
 describe('Endpoints', () => {
   it('is a leader-election annotation lock without subsets', () => {
-    const lock = ep({
-      metadata: {
-        name: 'kube-scheduler',
-        namespace: 'kube-system',
-        annotations: { 'control-plane.alpha.kubernetes.io/leader': '{"holderIdentity":"a"}' },
-      },
-    });
+    const lock = ep({ metadata: { name: 'kube-scheduler', namespace: 'kube-system', annotations: { 'control-plane.alpha.kubernetes.io/leader': '{"holderIdentity":"a"}' } } });
     expect(strings(endpointsView.validateCreate(lock))).toEqual([]);
     expect(endpointsView.encode(lock)).toEqual({
       kind: 'Endpoints',
       apiVersion: 'v1',
-      metadata: {
-        name: 'kube-scheduler',
-        namespace: 'kube-system',
-        creationTimestamp: null,
-        annotations: { 'control-plane.alpha.kubernetes.io/leader': '{"holderIdentity":"a"}' },
-      },
+      metadata: { name: 'kube-scheduler', namespace: 'kube-system', creationTimestamp: null, annotations: { 'control-plane.alpha.kubernetes.io/leader': '{"holderIdentity":"a"}' } },
     });
   });
 
   it('defaults port protocols to TCP', () => {
-    expect(
-      ep({ subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] }).subsets?.[0]?.ports,
-    ).toEqual([{ port: 80, protocol: 'TCP' }]);
+    expect(ep({ subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] }).subsets?.[0]?.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
   });
 
   it.each<[string, unknown[], string[]]>([
     ['a valid subset', [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }], []],
-    [
-      'a subset without addresses',
-      [{ ports: [{ port: 80 }] }],
-      ['subsets[0]: Required value: must specify `addresses` or `notReadyAddresses`'],
-    ],
+    ['a subset without addresses', [{ ports: [{ port: 80 }] }], ['subsets[0]: Required value: must specify `addresses` or `notReadyAddresses`']],
     [
       'a loopback address and an unnamed second port',
       [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'a', port: 80 }, { port: 0 }] }],

@@ -3,16 +3,7 @@
  * election locks and simple service endpoints. Subsets are validated (addresses, ports) but not
  * repacked (the strategy's Canonicalize regroups them; stored as sent here).
  */
-import {
-  defaultMetaFieldLabels,
-  FieldPath,
-  invalidValue,
-  isQualifiedName,
-  nameIsDNSSubdomain,
-  notSupported,
-  required,
-  type FieldError,
-} from '@keel/apimachinery';
+import { defaultMetaFieldLabels, FieldPath, invalidValue, isQualifiedName, nameIsDNSSubdomain, notSupported, required, type FieldError } from '@keel/apimachinery';
 import {
   beforeCreate,
   beforeUpdate,
@@ -65,12 +56,7 @@ export interface Endpoints {
   subsets?: EndpointSubset[];
 }
 
-const address = struct('v1.EndpointAddress', {
-  ip: always(str),
-  hostname: str,
-  nodeName: ptr(str),
-  targetRef: ptr(objectReferenceSpec),
-});
+const address = struct('v1.EndpointAddress', { ip: always(str), hostname: str, nodeName: ptr(str), targetRef: ptr(objectReferenceSpec) });
 const addresses = list(address, '[]v1.EndpointAddress');
 
 const endpointsSpec = struct('v1.Endpoints', {
@@ -82,12 +68,7 @@ const endpointsSpec = struct('v1.Endpoints', {
       addresses,
       notReadyAddresses: addresses,
       ports: list(
-        struct('v1.EndpointPort', {
-          name: str,
-          port: always(int32),
-          protocol: named('v1.Protocol'),
-          appProtocol: ptr(str),
-        }),
+        struct('v1.EndpointPort', { name: str, port: always(int32), protocol: named('v1.Protocol'), appProtocol: ptr(str) }),
         '[]v1.EndpointPort',
       ),
     }),
@@ -107,10 +88,8 @@ function specialIPErrors(ip: string, p: FieldPath): FieldError[] {
   const lower = v4 ? ip : new URL(`http://[${ip}]/`).hostname.slice(1, -1);
   const octets = v4 ? ip.split('.').map(Number) : [];
   const errs: FieldError[] = [];
-  if (v4 ? octets.every((o) => o === 0) : lower === '::')
-    errs.push(invalidValue(p, ip, `may not be unspecified (${ip})`));
-  if (v4 ? octets[0] === 127 : lower === '::1')
-    errs.push(invalidValue(p, ip, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'));
+  if (v4 ? octets.every((o) => o === 0) : lower === '::') errs.push(invalidValue(p, ip, `may not be unspecified (${ip})`));
+  if (v4 ? octets[0] === 127 : lower === '::1') errs.push(invalidValue(p, ip, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'));
   if (v4 ? octets[0] === 169 && octets[1] === 254 : /^fe[89ab]/.test(lower)) {
     errs.push(invalidValue(p, ip, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'));
   }
@@ -122,16 +101,9 @@ function specialIPErrors(ip: string, p: FieldPath): FieldError[] {
 
 function validateAddress(a: EndpointAddress, p: FieldPath): FieldError[] {
   const ip = a.ip ?? '';
-  const errs = isValidIP(ip)
-    ? []
-    : [invalidValue(p.child('ip'), ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')];
+  const errs = isValidIP(ip) ? [] : [invalidValue(p.child('ip'), ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')];
   if (a.hostname) errs.push(...validateDNSLabel(a.hostname, p.child('hostname')));
-  if (a.nodeName !== undefined)
-    errs.push(
-      ...nameIsDNSSubdomain(a.nodeName, false).map((msg) =>
-        invalidValue(p.child('nodeName'), a.nodeName, msg),
-      ),
-    );
+  if (a.nodeName !== undefined) errs.push(...nameIsDNSSubdomain(a.nodeName, false).map((msg) => invalidValue(p.child('nodeName'), a.nodeName, msg)));
   return [...errs, ...specialIPErrors(ip, p.child('ip'))];
 }
 
@@ -141,18 +113,11 @@ function validatePort(port: EndpointPort, requireName: boolean, p: FieldPath): F
   if (requireName && name === '') errs.push(required(p.child('name')));
   else if (name !== '') errs.push(...validateDNSLabel(name, p.child('name')));
   const n = port.port ?? 0;
-  if (n < 1 || n > 65535)
-    errs.push(invalidValue(p.child('port'), n, 'must be between 1 and 65535, inclusive'));
+  if (n < 1 || n > 65535) errs.push(invalidValue(p.child('port'), n, 'must be between 1 and 65535, inclusive'));
   const protocol = port.protocol ?? '';
   if (protocol === '') errs.push(required(p.child('protocol')));
-  else if (!['SCTP', 'TCP', 'UDP'].includes(protocol))
-    errs.push(notSupported(p.child('protocol'), protocol, ['SCTP', 'TCP', 'UDP']));
-  if (port.appProtocol !== undefined)
-    errs.push(
-      ...isQualifiedName(port.appProtocol).map((msg) =>
-        invalidValue(p.child('appProtocol'), port.appProtocol, msg),
-      ),
-    );
+  else if (!['SCTP', 'TCP', 'UDP'].includes(protocol)) errs.push(notSupported(p.child('protocol'), protocol, ['SCTP', 'TCP', 'UDP']));
+  if (port.appProtocol !== undefined) errs.push(...isQualifiedName(port.appProtocol).map((msg) => invalidValue(p.child('appProtocol'), port.appProtocol, msg)));
   return errs;
 }
 
@@ -160,12 +125,9 @@ function validateSubsets(subsets: EndpointSubset[] | undefined): FieldError[] {
   return (subsets ?? []).flatMap((s, i) => {
     const p = FieldPath.of('subsets').index(i);
     const errs: FieldError[] = [];
-    if (!s.addresses?.length && !s.notReadyAddresses?.length)
-      errs.push(required(p, 'must specify `addresses` or `notReadyAddresses`'));
+    if (!s.addresses?.length && !s.notReadyAddresses?.length) errs.push(required(p, 'must specify `addresses` or `notReadyAddresses`'));
     (s.addresses ?? []).forEach((a, j) => errs.push(...validateAddress(a, p.child('addresses').index(j))));
-    (s.notReadyAddresses ?? []).forEach((a, j) =>
-      errs.push(...validateAddress(a, p.child('notReadyAddresses').index(j))),
-    );
+    (s.notReadyAddresses ?? []).forEach((a, j) => errs.push(...validateAddress(a, p.child('notReadyAddresses').index(j))));
     const ports = s.ports ?? [];
     ports.forEach((port, j) => errs.push(...validatePort(port, ports.length > 1, p.child('ports').index(j))));
     return errs;
@@ -191,12 +153,7 @@ export function formatEndpoints(ep: Endpoints): string {
     }
     for (const port of s.ports) {
       count += addrs.length;
-      for (const a of addrs)
-        add(
-          (a.ip ?? '').includes(':')
-            ? `[${a.ip ?? ''}]:${port.port ?? 0}`
-            : `${a.ip ?? ''}:${port.port ?? 0}`,
-        );
+      for (const a of addrs) add((a.ip ?? '').includes(':') ? `[${a.ip ?? ''}]:${port.port ?? 0}` : `${a.ip ?? ''}:${port.port ?? 0}`);
     }
   }
   return more ? `${list.join(',')} + ${count - 3} more...` : list.join(',');
@@ -222,23 +179,11 @@ export const endpointsView: CoreResourceView<Endpoints> = {
   ...wireCodec<Endpoints>(coreTarget('Endpoints'), endpointsSpec, defaults),
   prepareForCreate: () => undefined,
   prepareForUpdate: () => undefined,
-  validateCreate: (ep) =>
-    beforeCreate(
-      [...validateCoreMeta(ep.metadata, true, nameIsDNSSubdomain), ...validateSubsets(ep.subsets)],
-      ep.metadata,
-      true,
-    ),
-  validateUpdate: (ep, old) =>
-    beforeUpdate(ep.metadata, old.metadata, true, [
-      ...validateCoreMetaUpdate(ep.metadata, old.metadata),
-      ...validateSubsets(ep.subsets),
-    ]),
+  validateCreate: (ep) => beforeCreate([...validateCoreMeta(ep.metadata, true, nameIsDNSSubdomain), ...validateSubsets(ep.subsets)], ep.metadata, true),
+  validateUpdate: (ep, old) => beforeUpdate(ep.metadata, old.metadata, true, [...validateCoreMetaUpdate(ep.metadata, old.metadata), ...validateSubsets(ep.subsets)]),
   fieldLabels: ['metadata.name', 'metadata.namespace'],
   convertFieldLabel: defaultMetaFieldLabels,
-  fields: (ep) => ({
-    'metadata.name': ep.metadata.name ?? '',
-    'metadata.namespace': ep.metadata.namespace ?? '',
-  }),
+  fields: (ep) => ({ 'metadata.name': ep.metadata.name ?? '', 'metadata.namespace': ep.metadata.namespace ?? '' }),
   tableColumns: [
     nameColumn,
     column(
@@ -247,9 +192,5 @@ export const endpointsView: CoreResourceView<Endpoints> = {
     ),
     ageColumn,
   ],
-  tableRow: (ep, now) => [
-    ep.metadata.name ?? '',
-    formatEndpoints(ep),
-    since(ep.metadata.creationTimestamp, now),
-  ],
+  tableRow: (ep, now) => [ep.metadata.name ?? '', formatEndpoints(ep), since(ep.metadata.creationTimestamp, now)],
 };

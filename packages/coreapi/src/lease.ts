@@ -71,11 +71,9 @@ function validateLeaseSpec(spec: LeaseSpec | undefined): FieldError[] {
   const p = FieldPath.of('spec');
   const errs: FieldError[] = [];
   const duration = spec?.leaseDurationSeconds;
-  if (duration !== undefined && duration <= 0)
-    errs.push(invalidValue(p.child('leaseDurationSeconds'), duration, 'must be greater than 0'));
+  if (duration !== undefined && duration <= 0) errs.push(invalidValue(p.child('leaseDurationSeconds'), duration, 'must be greater than 0'));
   const transitions = spec?.leaseTransitions;
-  if (transitions !== undefined && transitions < 0)
-    errs.push(invalidValue(p.child('leaseTransitions'), transitions, 'must be greater than or equal to 0'));
+  if (transitions !== undefined && transitions < 0) errs.push(invalidValue(p.child('leaseTransitions'), transitions, 'must be greater than or equal to 0'));
   return errs;
 }
 
@@ -112,29 +110,12 @@ export const leaseView: CoreResourceView<Lease> = {
   prepareForUpdate: (lease, old) => dropDisabled(lease, old),
   // The generic (apimachinery) ObjectMeta rules: Lease validation adds no finalizer check.
   validateCreate: (lease) =>
-    beforeCreate(
-      [
-        ...validateObjectMeta(lease.metadata, { namespaced: true, nameValidator: nameIsDNSSubdomain }),
-        ...validateLeaseSpec(lease.spec),
-      ],
-      lease.metadata,
-      true,
-    ),
+    beforeCreate([...validateObjectMeta(lease.metadata, { namespaced: true, nameValidator: nameIsDNSSubdomain }), ...validateLeaseSpec(lease.spec)], lease.metadata, true),
   validateUpdate: (lease, old) =>
-    beforeUpdate(lease.metadata, old.metadata, true, [
-      ...validateObjectMetaUpdate(lease.metadata, old.metadata),
-      ...validateLeaseSpec(lease.spec),
-    ]),
+    beforeUpdate(lease.metadata, old.metadata, true, [...validateObjectMetaUpdate(lease.metadata, old.metadata), ...validateLeaseSpec(lease.spec)]),
   fieldLabels: ['metadata.name', 'metadata.namespace'],
   convertFieldLabel: defaultMetaFieldLabels,
-  fields: (lease) => ({
-    'metadata.name': lease.metadata.name ?? '',
-    'metadata.namespace': lease.metadata.namespace ?? '',
-  }),
+  fields: (lease) => ({ 'metadata.name': lease.metadata.name ?? '', 'metadata.namespace': lease.metadata.namespace ?? '' }),
   tableColumns: [nameColumn, column('Holder', holderDoc), ageColumn],
-  tableRow: (lease, now) => [
-    lease.metadata.name ?? '',
-    lease.spec?.holderIdentity ?? '',
-    since(lease.metadata.creationTimestamp, now),
-  ],
+  tableRow: (lease, now) => [lease.metadata.name ?? '', lease.spec?.holderIdentity ?? '', since(lease.metadata.creationTimestamp, now)],
 };

@@ -3,14 +3,7 @@
  * DNS-1123 label names, `status.phase` Active on create, the `kubernetes` finalizer added on
  * create, and the `kubernetes.io/metadata.name` label kept equal to the name.
  */
-import {
-  FieldPath,
-  invalidValue,
-  isQualifiedName,
-  nameIsDNSLabel,
-  supportedFieldLabels,
-  type FieldError,
-} from '@keel/apimachinery';
+import { FieldPath, invalidValue, isQualifiedName, nameIsDNSLabel, supportedFieldLabels, type FieldError } from '@keel/apimachinery';
 import {
   keepFrom,
   beforeCreate,
@@ -103,8 +96,7 @@ function validateStatusUpdate(ns: Namespace, old: Namespace): FieldError[] {
   const phase = ns.status?.phase ?? '';
   const p = FieldPath.of('status', 'Phase');
   if (!ns.metadata.deletionTimestamp) {
-    if (phase !== 'Active')
-      errs.push(invalidValue(p, phase, "may only be 'Active' if `deletionTimestamp` is empty"));
+    if (phase !== 'Active') errs.push(invalidValue(p, phase, "may only be 'Active' if `deletionTimestamp` is empty"));
   } else if (phase !== 'Terminating') {
     errs.push(invalidValue(p, phase, "may only be 'Terminating' if `deletionTimestamp` is not empty"));
   }
@@ -127,17 +119,12 @@ export const namespaceView: CoreResourceView<Namespace> & StatusHooks<Namespace>
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
   invalidKind: { group: '', kind: 'Namespace' },
-  smpSchema: {
-    'status.conditions': 'type',
-    'metadata.finalizers': { patchStrategy: 'merge' },
-    'metadata.ownerReferences': 'uid',
-  },
+  smpSchema: { 'status.conditions': 'type', 'metadata.finalizers': { patchStrategy: 'merge' }, 'metadata.ownerReferences': 'uid' },
   ...codec,
   prepareForCreate(ns) {
     ns.status = { phase: 'Active' };
     const finalizers = ns.spec?.finalizers ?? [];
-    if (!finalizers.includes('kubernetes'))
-      ns.spec = { ...(ns.spec ?? {}), finalizers: [...finalizers, 'kubernetes'] };
+    if (!finalizers.includes('kubernetes')) ns.spec = { ...(ns.spec ?? {}), finalizers: [...finalizers, 'kubernetes'] };
     labelWithName(ns);
   },
   prepareForUpdate(ns, old) {
@@ -151,19 +138,13 @@ export const namespaceView: CoreResourceView<Namespace> & StatusHooks<Namespace>
     labelWithName(ns);
   },
   validateCreate: (ns) => beforeCreate(validateNamespace(ns), ns.metadata, false),
-  validateUpdate: (ns, old) =>
-    beforeUpdate(ns.metadata, old.metadata, false, validateCoreMetaUpdate(ns.metadata, old.metadata)),
-  validateStatusUpdate: (ns, old) =>
-    beforeUpdate(ns.metadata, old.metadata, false, validateStatusUpdate(ns, old)),
+  validateUpdate: (ns, old) => beforeUpdate(ns.metadata, old.metadata, false, validateCoreMetaUpdate(ns.metadata, old.metadata)),
+  validateStatusUpdate: (ns, old) => beforeUpdate(ns.metadata, old.metadata, false, validateStatusUpdate(ns, old)),
   fieldLabels: ['metadata.name', 'status.phase'],
   convertFieldLabel: supportedFieldLabels(['metadata.name', 'status.phase']),
   fields: (ns) => ({ 'metadata.name': ns.metadata.name ?? '', 'status.phase': ns.status?.phase ?? '' }),
   tableColumns: [nameColumn, column('Status', 'The status of the namespace'), ageColumn],
-  tableRow: (ns, now) => [
-    ns.metadata.name ?? '',
-    ns.status?.phase ?? '',
-    since(ns.metadata.creationTimestamp, now),
-  ],
+  tableRow: (ns, now) => [ns.metadata.name ?? '', ns.status?.phase ?? '', since(ns.metadata.creationTimestamp, now)],
 };
 
 /** namespaces/status: get, patch, update; only status changes. */

@@ -133,21 +133,13 @@ export const nodeWireSpec = struct('v1.Node', {
       }),
       '[]v1.NodeCondition',
     ),
-    addresses: list(
-      struct('v1.NodeAddress', { type: always(named('v1.NodeAddressType')), address: always(str) }),
-      '[]v1.NodeAddress',
-    ),
-    daemonEndpoints: struct('v1.NodeDaemonEndpoints', {
-      kubeletEndpoint: struct('v1.DaemonEndpoint', { Port: always(int32) }),
-    }),
+    addresses: list(struct('v1.NodeAddress', { type: always(named('v1.NodeAddressType')), address: always(str) }), '[]v1.NodeAddress'),
+    daemonEndpoints: struct('v1.NodeDaemonEndpoints', { kubeletEndpoint: struct('v1.DaemonEndpoint', { Port: always(int32) }) }),
     nodeInfo: struct('v1.NodeSystemInfo', {
       ...Object.fromEntries(nodeInfoFields.map((f) => [f, always(str)])),
       swap: ptr(raw),
     }),
-    images: list(
-      struct('v1.ContainerImage', { names: always(list(str, '[]string')), sizeBytes: int64 }),
-      '[]v1.ContainerImage',
-    ),
+    images: list(struct('v1.ContainerImage', { names: always(list(str, '[]string')), sizeBytes: int64 }), '[]v1.ContainerImage'),
     volumesInUse: list(named('v1.UniqueVolumeName'), '[]v1.UniqueVolumeName'),
     volumesAttached: list(raw, '[]v1.AttachedVolume'),
     config: ptr(raw),

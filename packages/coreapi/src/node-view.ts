@@ -41,8 +41,7 @@ function defaultNode(node: Node): void {
   const status = node.status;
   if (status?.capacity && !status.allocatable) status.allocatable = { ...status.capacity };
   const spec = node.spec;
-  if (spec?.podCIDR && (!spec.podCIDRs?.length || spec.podCIDRs[0] !== spec.podCIDR))
-    spec.podCIDRs = [spec.podCIDR];
+  if (spec?.podCIDR && (!spec.podCIDRs?.length || spec.podCIDRs[0] !== spec.podCIDR)) spec.podCIDRs = [spec.podCIDR];
   if (spec?.podCIDRs?.[0]) spec.podCIDR = spec.podCIDRs[0];
 }
 
@@ -80,9 +79,7 @@ function validateNodeResources(node: Node): FieldError[] {
     const list = node.status?.[field] ?? {};
     return Object.keys(list)
       .sort(compareGoStrings)
-      .flatMap((name) =>
-        validateResourceQuantityValue(name, list[name] ?? '0', FieldPath.of('status', field, name)),
-      );
+      .flatMap((name) => validateResourceQuantityValue(name, list[name] ?? '0', FieldPath.of('status', field, name)));
   });
 }
 
@@ -100,31 +97,19 @@ function validateNodeUpdate(node: Node, old: Node): FieldError[] {
   const seen: unknown[] = [];
   (node.status?.addresses ?? []).forEach((a, i) => {
     const shown = { Type: a.type ?? '', Address: a.address ?? '' };
-    if (seen.some((s) => sameJson(s, shown)))
-      errs.push(duplicate(FieldPath.of('status', 'addresses').index(i), shown));
+    if (seen.some((s) => sameJson(s, shown))) errs.push(duplicate(FieldPath.of('status', 'addresses').index(i), shown));
     seen.push(shown);
   });
   const [cidrs, oldCidrs] = [node.spec?.podCIDRs ?? [], old.spec?.podCIDRs ?? []];
   if (oldCidrs.length > 0 && !sameJson(cidrs, oldCidrs)) {
-    errs.push(
-      forbiddenField(
-        FieldPath.of('spec', 'podCIDRs'),
-        'node updates may not change podCIDR except from "" to valid',
-      ),
-    );
+    errs.push(forbiddenField(FieldPath.of('spec', 'podCIDRs'), 'node updates may not change podCIDR except from "" to valid'));
   }
   const oldProvider = old.spec?.providerID ?? '';
   if (oldProvider !== '' && oldProvider !== (node.spec?.providerID ?? '')) {
-    errs.push(
-      forbiddenField(
-        FieldPath.of('spec', 'providerID'),
-        'node updates may not change providerID except from "" to valid',
-      ),
-    );
+    errs.push(forbiddenField(FieldPath.of('spec', 'providerID'), 'node updates may not change providerID except from "" to valid'));
   }
   if (node.spec?.taints?.length) errs.push(...validateNodeTaints(node.spec.taints));
-  if ((node.spec?.externalID ?? '') !== (old.spec?.externalID ?? ''))
-    errs.push(forbiddenField(FieldPath.of('spec', 'externalID'), 'may not be updated'));
+  if ((node.spec?.externalID ?? '') !== (old.spec?.externalID ?? '')) errs.push(forbiddenField(FieldPath.of('spec', 'externalID'), 'may not be updated'));
   return errs;
 }
 
@@ -147,11 +132,10 @@ function nodeStatus(node: Node): string {
   return status.join(',');
 }
 
-const address = (node: Node, type: string): string =>
-  node.status?.addresses?.find((a) => a.type === type)?.address ?? '<none>';
+const address = (node: Node, type: string): string => node.status?.addresses?.find((a) => a.type === type)?.address ?? '<none>';
 const orUnknown = (s: string | undefined): string => s || '<unknown>';
 const addressesDoc =
-  "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/concepts/nodes/node/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).";
+  'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/concepts/nodes/node/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).';
 
 export const nodeTableColumns: readonly TableColumn[] = [
   nameColumn,
@@ -161,21 +145,9 @@ export const nodeTableColumns: readonly TableColumn[] = [
   column('Version', 'Kubelet Version reported by the node.'),
   column('Internal-IP', addressesDoc, 1),
   column('External-IP', addressesDoc, 1),
-  column(
-    'OS-Image',
-    'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).',
-    1,
-  ),
-  column(
-    'Kernel-Version',
-    "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
-    1,
-  ),
-  column(
-    'Container-Runtime',
-    'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
-    1,
-  ),
+  column('OS-Image', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
+  column('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
+  column('Container-Runtime', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
 ];
 
 export function nodeTableRow(node: Node, now: Date): unknown[] {
@@ -222,16 +194,11 @@ export const nodeView: CoreResourceView<Node> & StatusHooks<Node> = {
   prepareForUpdate: (node, old) => keepFrom(node, old, 'status'),
   prepareStatusUpdate: (node, old) => keepFrom(node, old, 'spec'),
   validateCreate: (node) => beforeCreate(validateNode(node), node.metadata, false),
-  validateUpdate: (node, old) =>
-    beforeUpdate(node.metadata, old.metadata, false, validateNodeUpdate(node, old)),
-  validateStatusUpdate: (node, old) =>
-    beforeUpdate(node.metadata, old.metadata, false, validateNodeUpdate(node, old)),
+  validateUpdate: (node, old) => beforeUpdate(node.metadata, old.metadata, false, validateNodeUpdate(node, old)),
+  validateStatusUpdate: (node, old) => beforeUpdate(node.metadata, old.metadata, false, validateNodeUpdate(node, old)),
   fieldLabels: ['metadata.name', 'spec.unschedulable'],
   convertFieldLabel: supportedFieldLabels(['metadata.name', 'spec.unschedulable']),
-  fields: (node) => ({
-    'metadata.name': node.metadata.name ?? '',
-    'spec.unschedulable': String(node.spec?.unschedulable === true),
-  }),
+  fields: (node) => ({ 'metadata.name': node.metadata.name ?? '', 'spec.unschedulable': String(node.spec?.unschedulable === true) }),
   tableColumns: nodeTableColumns,
   tableRow: nodeTableRow,
 };

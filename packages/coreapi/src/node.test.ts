@@ -47,36 +47,17 @@ describe('Node decode and encode', () => {
 
 describe('Node validation', () => {
   it.each<[string, Record<string, unknown>, string[]]>([
-    [
-      'a valid node',
-      { spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } },
-      [],
-    ],
-    [
-      'a taint without effect',
-      { spec: { taints: [{ key: 'k' }] } },
-      ['metadata.taints[0].effect: Required value'],
-    ],
+    ['a valid node', { spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } }, []],
+    ['a taint without effect', { spec: { taints: [{ key: 'k' }] } }, ['metadata.taints[0].effect: Required value']],
     [
       'a taint with an unknown effect',
       { spec: { taints: [{ key: 'k', effect: 'Sometimes' }] } },
-      [
-        'metadata.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
-      ],
+      ['metadata.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"'],
     ],
     [
       'duplicate taints',
-      {
-        spec: {
-          taints: [
-            { key: 'k', effect: 'NoSchedule' },
-            { key: 'k', value: 'v', effect: 'NoSchedule' },
-          ],
-        },
-      },
-      [
-        'metadata.taints[1]: Duplicate value: {"Key":"k","Value":"v","Effect":"NoSchedule","TimeAdded":null}: taints must be unique by key and effect pair',
-      ],
+      { spec: { taints: [{ key: 'k', effect: 'NoSchedule' }, { key: 'k', value: 'v', effect: 'NoSchedule' }] } },
+      ['metadata.taints[1]: Duplicate value: {"Key":"k","Value":"v","Effect":"NoSchedule","TimeAdded":null}: taints must be unique by key and effect pair'],
     ],
     [
       'an empty taint key',
@@ -96,58 +77,30 @@ describe('Node validation', () => {
         'status.allocatable.pods: Invalid value: "1500m": must be an integer',
       ],
     ],
-    [
-      'a namespace',
-      { metadata: { name: 'n1', namespace: 'x' } },
-      ['metadata.namespace: Forbidden: not allowed on this type'],
-    ],
+    ['a namespace', { metadata: { name: 'n1', namespace: 'x' } }, ['metadata.namespace: Forbidden: not allowed on this type']],
   ])('%s', (_name, body, errors) => {
     expect(strings(nodeView.validateCreate(node(body)))).toEqual(errors);
   });
 });
 
 describe('Node updates', () => {
-  const old = node({
-    spec: { providerID: 'aws://1' },
-    status: { conditions: [{ type: 'Ready', status: 'True' }] },
-  });
+  const old = node({ spec: { providerID: 'aws://1' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
 
   it('main updates keep the status; status updates keep the spec', () => {
     const main = node({ spec: { unschedulable: true, providerID: 'aws://1' }, status: { conditions: [] } });
     nodeView.prepareForUpdate(main, old);
-    expect([main.spec?.unschedulable, main.status?.conditions]).toEqual([
-      true,
-      [{ type: 'Ready', status: 'True' }],
-    ]);
-    const status = node({
-      spec: { unschedulable: true },
-      status: { conditions: [{ type: 'Ready', status: 'False' }] },
-    });
+    expect([main.spec?.unschedulable, main.status?.conditions]).toEqual([true, [{ type: 'Ready', status: 'True' }]]);
+    const status = node({ spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'False' }] } });
     nodeStatusView.prepareForUpdate(status, old);
-    expect([status.spec?.unschedulable, status.status?.conditions?.[0]?.status]).toEqual([
-      undefined,
-      'False',
-    ]);
+    expect([status.spec?.unschedulable, status.status?.conditions?.[0]?.status]).toEqual([undefined, 'False']);
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([
     ['no change', { spec: { providerID: 'aws://1' } }, []],
-    [
-      'a new providerID',
-      { spec: { providerID: 'aws://2' } },
-      ['spec.providerID: Forbidden: node updates may not change providerID except from "" to valid'],
-    ],
+    ['a new providerID', { spec: { providerID: 'aws://2' } }, ['spec.providerID: Forbidden: node updates may not change providerID except from "" to valid']],
     [
       'duplicate addresses',
-      {
-        spec: { providerID: 'aws://1' },
-        status: {
-          addresses: [
-            { type: 'InternalIP', address: '10.0.0.1' },
-            { type: 'InternalIP', address: '10.0.0.1' },
-          ],
-        },
-      },
+      { spec: { providerID: 'aws://1' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'InternalIP', address: '10.0.0.1' }] } },
       ['status.addresses[1]: Duplicate value: {"Type":"InternalIP","Address":"10.0.0.1"}'],
     ],
   ])('%s', (_name, body, errors) => {
@@ -164,63 +117,27 @@ describe('Node fields and table', () => {
   });
 
   it('refuses other labels', () => {
-    expect(() => nodeView.convertFieldLabel('spec.providerID', 'x')).toThrow(
-      'field label not supported: spec.providerID',
-    );
+    expect(() => nodeView.convertFieldLabel('spec.providerID', 'x')).toThrow('field label not supported: spec.providerID');
   });
 
   it.each<[string, Record<string, unknown>, unknown[]]>([
-    [
-      'no conditions',
-      {},
-      ['n1', 'Unknown', '<none>', '120m', '', '<none>', '<none>', '<unknown>', '<unknown>', '<unknown>'],
-    ],
+    ['no conditions', {}, ['n1', 'Unknown', '<none>', '120m', '', '<none>', '<none>', '<unknown>', '<unknown>', '<unknown>']],
     [
       'a ready control-plane node',
       {
-        metadata: {
-          name: 'n1',
-          labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master' },
-        },
+        metadata: { name: 'n1', labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master' } },
         status: {
           conditions: [{ type: 'Ready', status: 'True' }],
           addresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
-          nodeInfo: {
-            kubeletVersion: 'v1.34.1',
-            osImage: 'Debian',
-            kernelVersion: '6.1',
-            containerRuntimeVersion: 'containerd://1.7',
-          },
+          nodeInfo: { kubeletVersion: 'v1.34.1', osImage: 'Debian', kernelVersion: '6.1', containerRuntimeVersion: 'containerd://1.7' },
         },
       },
-      [
-        'n1',
-        'Ready',
-        'control-plane,master',
-        '120m',
-        'v1.34.1',
-        '10.0.0.1',
-        '<none>',
-        'Debian',
-        '6.1',
-        'containerd://1.7',
-      ],
+      ['n1', 'Ready', 'control-plane,master', '120m', 'v1.34.1', '10.0.0.1', '<none>', 'Debian', '6.1', 'containerd://1.7'],
     ],
     [
       'a cordoned, not ready node',
       { spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } },
-      [
-        'n1',
-        'NotReady,SchedulingDisabled',
-        '<none>',
-        '120m',
-        '',
-        '<none>',
-        '<none>',
-        '<unknown>',
-        '<unknown>',
-        '<unknown>',
-      ],
+      ['n1', 'NotReady,SchedulingDisabled', '<none>', '120m', '', '<none>', '<none>', '<unknown>', '<unknown>', '<unknown>'],
     ],
   ])('%s', (_name, body, cells) => {
     expect(nodeView.tableRow(node(body), now)).toEqual(cells);

@@ -10,14 +10,7 @@ describe('Pod defaults and create preparation', () => {
     expect(podView.encode(pod)).toEqual({
       kind: 'Pod',
       apiVersion: 'v1',
-      metadata: {
-        name: 'p1',
-        namespace: 'default',
-        uid: 'uid-1',
-        resourceVersion: '10',
-        generation: 1,
-        creationTimestamp: '2024-05-01T10:00:00Z',
-      },
+      metadata: { name: 'p1', namespace: 'default', uid: 'uid-1', resourceVersion: '10', generation: 1, creationTimestamp: '2024-05-01T10:00:00Z' },
       spec: {
         containers: [
           {
@@ -59,32 +52,17 @@ describe('Pod defaults and create preparation', () => {
         schedulerName: 'other',
         restartPolicy: 'Never',
         terminationGracePeriodSeconds: 0,
-        containers: [
-          {
-            name: 'a',
-            image: 'x',
-            ports: [{ containerPort: 80 }],
-            resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } },
-          },
-        ],
+        containers: [{ name: 'a', image: 'x', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } } }],
       },
     });
-    expect(pod.spec).toMatchObject({
-      schedulerName: 'other',
-      restartPolicy: 'Never',
-      terminationGracePeriodSeconds: 0,
-    });
+    expect(pod.spec).toMatchObject({ schedulerName: 'other', restartPolicy: 'Never', terminationGracePeriodSeconds: 0 });
     expect(pod.spec?.containers?.[0]?.resources?.requests).toEqual({ cpu: '500m', memory: '1Gi' });
     expect(pod.spec?.containers?.[0]?.ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
   });
 
   it('defaults hostPort to containerPort on the host network', () => {
-    const pod = decodedPod({
-      spec: { hostNetwork: true, containers: [{ name: 'a', image: 'x', ports: [{ containerPort: 8080 }] }] },
-    });
-    expect(pod.spec?.containers?.[0]?.ports).toEqual([
-      { containerPort: 8080, hostPort: 8080, protocol: 'TCP' },
-    ]);
+    const pod = decodedPod({ spec: { hostNetwork: true, containers: [{ name: 'a', image: 'x', ports: [{ containerPort: 8080 }] }] } });
+    expect(pod.spec?.containers?.[0]?.ports).toEqual([{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }]);
   });
 
   it('mirrors serviceAccount and serviceAccountName, and podIP into podIPs', () => {
@@ -98,33 +76,15 @@ describe('Pod defaults and create preparation', () => {
     expect(pod.status).toEqual({
       phase: 'Pending',
       qosClass: 'BestEffort',
-      conditions: [
-        {
-          type: 'PodScheduled',
-          status: 'False',
-          reason: 'SchedulingGated',
-          message: 'Scheduling is blocked due to non-empty scheduling gates',
-        },
-      ],
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }],
     });
-    expect(podView.encode(pod)['status']).toMatchObject({
-      conditions: [{ lastProbeTime: null, lastTransitionTime: null }],
-    });
+    expect(podView.encode(pod)['status']).toMatchObject({ conditions: [{ lastProbeTime: null, lastTransitionTime: null }] });
   });
 
   it('merges matchLabelKeys into the affinity term selector', () => {
-    const term = {
-      labelSelector: { matchLabels: { app: 'web' } },
-      topologyKey: 'zone',
-      matchLabelKeys: ['rev', 'missing'],
-    };
-    const pod = createdPod(
-      { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } },
-      { labels: { rev: '7' } },
-    );
-    expect(
-      pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.[0]?.labelSelector,
-    ).toEqual({
+    const term = { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'zone', matchLabelKeys: ['rev', 'missing'] };
+    const pod = createdPod({ affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } }, { labels: { rev: '7' } });
+    expect(pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.[0]?.labelSelector).toEqual({
       matchLabels: { app: 'web' },
       matchExpressions: [{ key: 'rev', operator: 'In', values: ['7'] }],
     });
@@ -137,22 +97,10 @@ describe('QoS class', () => {
     ['no resources', [c({})], 'BestEffort'],
     ['zero requests', [c({ requests: { cpu: '0' } })], 'BestEffort'],
     ['requests only', [c({ requests: { cpu: '100m' } })], 'Burstable'],
-    [
-      'equal cpu and memory limits (requests defaulted)',
-      [c({ limits: { cpu: '1', memory: '1Gi' } })],
-      'Guaranteed',
-    ],
-    [
-      'limits differ from requests',
-      [c({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } })],
-      'Burstable',
-    ],
+    ['equal cpu and memory limits (requests defaulted)', [c({ limits: { cpu: '1', memory: '1Gi' } })], 'Guaranteed'],
+    ['limits differ from requests', [c({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } })], 'Burstable'],
     ['only a cpu limit', [c({ limits: { cpu: '1' } })], 'Burstable'],
-    [
-      'one guaranteed, one best-effort container',
-      [c({ limits: { cpu: '1', memory: '1Gi' } }), { name: 'b', image: 'x' }],
-      'Burstable',
-    ],
+    ['one guaranteed, one best-effort container', [c({ limits: { cpu: '1', memory: '1Gi' } }), { name: 'b', image: 'x' }], 'Burstable'],
     ['extended resources are ignored', [c({ limits: { 'example.com/gpu': '1' } })], 'BestEffort'],
   ])('%s → %s', (_name, containers, qos) => {
     expect(computePodQOS(decodedPod({ spec: { containers } }))).toBe(qos);
@@ -163,11 +111,7 @@ describe('Priority admission', () => {
   it.each<[string, Record<string, unknown>, number]>([
     ['no class', {}, 0],
     ['system-node-critical', { priorityClassName: 'system-node-critical' }, 2000001000],
-    [
-      'system-cluster-critical with the same priority',
-      { priorityClassName: 'system-cluster-critical', priority: 2000000000 },
-      2000000000,
-    ],
+    ['system-cluster-critical with the same priority', { priorityClassName: 'system-cluster-critical', priority: 2000000000 }, 2000000000],
   ])('%s', (_name, spec, priority) => {
     const pod = decodedPod({ metadata: { name: 'p' }, spec: { containers: [], ...spec } });
     admitPodPriority(pod);
@@ -175,16 +119,8 @@ describe('Priority admission', () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    [
-      'a priority without a class',
-      { priority: 5 },
-      'pods "p" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
-    ],
-    [
-      'an unknown class',
-      { priorityClassName: 'high' },
-      'pods "p" is forbidden: no PriorityClass with name high was found',
-    ],
+    ['a priority without a class', { priority: 5 }, 'pods "p" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name'],
+    ['an unknown class', { priorityClassName: 'high' }, 'pods "p" is forbidden: no PriorityClass with name high was found'],
   ])('refuses %s with a 403', (_name, spec, message) => {
     const pod = decodedPod({ metadata: { name: 'p' }, spec: { containers: [], ...spec } });
     let err: unknown;

@@ -20,12 +20,7 @@ function imageTag(image: string): string {
   return tag === '' && at < 0 ? 'latest' : tag;
 }
 
-const probeDefaults = {
-  timeoutSeconds: 1,
-  periodSeconds: 10,
-  successThreshold: 1,
-  failureThreshold: 3,
-} as const;
+const probeDefaults = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 } as const;
 
 function defaultProbe(probe: Record<string, unknown> | undefined): void {
   if (!probe) return;
@@ -67,8 +62,7 @@ function syncIPs(status: PodStatus, single: 'podIP' | 'hostIP', plural: 'podIPs'
 /** SetDefaults_Pod and SetDefaults_PodSpec (run on every decode, as Go's codec does). */
 export function defaultPod(pod: Pod): void {
   const spec: PodSpec = (pod.spec ??= {});
-  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])])
-    defaultContainer(c, spec.hostNetwork === true);
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c, spec.hostNetwork === true);
   spec.enableServiceLinks ??= true;
   spec.dnsPolicy ||= 'ClusterFirst';
   spec.restartPolicy ||= 'Always';
@@ -159,24 +153,15 @@ export function mergeMatchLabelKeys(pod: Pod): void {
   const rules = [pod.spec?.affinity?.podAffinity, pod.spec?.affinity?.podAntiAffinity];
   const terms = rules.flatMap((r) => [
     ...(r?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-    ...(r?.preferredDuringSchedulingIgnoredDuringExecution ?? []).flatMap((w) =>
-      w.podAffinityTerm ? [w.podAffinityTerm] : [],
-    ),
+    ...(r?.preferredDuringSchedulingIgnoredDuringExecution ?? []).flatMap((w) => (w.podAffinityTerm ? [w.podAffinityTerm] : [])),
   ]);
   for (const term of terms) {
     const selector = term.labelSelector;
     if (!selector) continue;
-    for (const [keys, operator] of [
-      [term.matchLabelKeys, 'In'],
-      [term.mismatchLabelKeys, 'NotIn'],
-    ] as const) {
+    for (const [keys, operator] of [[term.matchLabelKeys, 'In'], [term.mismatchLabelKeys, 'NotIn']] as const) {
       for (const key of keys ?? []) {
         const value = Object.hasOwn(labels, key) ? labels[key] : undefined;
-        if (value !== undefined)
-          selector.matchExpressions = [
-            ...(selector.matchExpressions ?? []),
-            { key, operator, values: [value] },
-          ];
+        if (value !== undefined) selector.matchExpressions = [...(selector.matchExpressions ?? []), { key, operator, values: [value] }];
       }
     }
   }

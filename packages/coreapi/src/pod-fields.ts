@@ -52,12 +52,7 @@ export function podFields(pod: Pod): Record<string, string> {
 }
 
 const containerLists = ['initContainers', 'containers', 'ephemeralContainers'];
-const containerFields: Record<string, string> = {
-  ports: 'containerPort',
-  env: 'name',
-  volumeMounts: 'mountPath',
-  volumeDevices: 'devicePath',
-};
+const containerFields: Record<string, string> = { ports: 'containerPort', env: 'name', volumeMounts: 'mountPath', volumeDevices: 'devicePath' };
 
 /**
  * The Pod's patchStrategy/patchMergeKey tags (k8s.io/api core/v1 types.go). Lists without a
@@ -67,9 +62,7 @@ export const podSmpSchema: SmpSchema = {
   ...objectMetaSmpSchema,
   'spec.volumes': { patchStrategy: 'merge,retainKeys', patchMergeKey: 'name' },
   ...Object.fromEntries(containerLists.map((l) => [`spec.${l}`, 'name'])),
-  ...Object.fromEntries(
-    containerLists.flatMap((l) => Object.entries(containerFields).map(([f, key]) => [`spec.${l}.${f}`, key])),
-  ),
+  ...Object.fromEntries(containerLists.flatMap((l) => Object.entries(containerFields).map(([f, key]) => [`spec.${l}.${f}`, key]))),
   'spec.imagePullSecrets': 'name',
   'spec.hostAliases': 'ip',
   'spec.topologySpreadConstraints': 'topologyKey',

@@ -90,22 +90,13 @@ const selectorRequirement = (goType: string, operator: string): StructSpec =>
   struct(goType, { key: always(str), operator: always(named(operator)), values: strings });
 
 const nodeSelectorTerm = struct('v1.NodeSelectorTerm', {
-  matchExpressions: list(
-    selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'),
-    '[]v1.NodeSelectorRequirement',
-  ),
-  matchFields: list(
-    selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'),
-    '[]v1.NodeSelectorRequirement',
-  ),
+  matchExpressions: list(selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'), '[]v1.NodeSelectorRequirement'),
+  matchFields: list(selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'), '[]v1.NodeSelectorRequirement'),
 });
 
 const labelSelector = struct('v1.LabelSelector', {
   matchLabels: stringMap,
-  matchExpressions: list(
-    selectorRequirement('v1.LabelSelectorRequirement', 'v1.LabelSelectorOperator'),
-    '[]v1.LabelSelectorRequirement',
-  ),
+  matchExpressions: list(selectorRequirement('v1.LabelSelectorRequirement', 'v1.LabelSelectorOperator'), '[]v1.LabelSelectorRequirement'),
 });
 
 const podAffinityTerm = struct('v1.PodAffinityTerm', {
@@ -130,9 +121,7 @@ const affinity = struct('v1.Affinity', {
   nodeAffinity: ptr(
     struct('v1.NodeAffinity', {
       requiredDuringSchedulingIgnoredDuringExecution: ptr(
-        struct('v1.NodeSelector', {
-          nodeSelectorTerms: always(list(nodeSelectorTerm, '[]v1.NodeSelectorTerm')),
-        }),
+        struct('v1.NodeSelector', { nodeSelectorTerms: always(list(nodeSelectorTerm, '[]v1.NodeSelectorTerm')) }),
       ),
       preferredDuringSchedulingIgnoredDuringExecution: list(
         struct('v1.PreferredSchedulingTerm', { weight: always(int32), preference: nodeSelectorTerm }),
@@ -174,10 +163,7 @@ const podSpec = struct('v1.PodSpec', {
   priorityClassName: str,
   priority: ptr(int32),
   dnsConfig: ptr(raw),
-  readinessGates: list(
-    struct('v1.PodReadinessGate', { conditionType: always(named('v1.PodConditionType')) }),
-    '[]v1.PodReadinessGate',
-  ),
+  readinessGates: list(struct('v1.PodReadinessGate', { conditionType: always(named('v1.PodConditionType')) }), '[]v1.PodReadinessGate'),
   runtimeClassName: ptr(str),
   enableServiceLinks: ptr(bool),
   preemptionPolicy: ptr(named('v1.PreemptionPolicy')),
@@ -266,3 +252,4 @@ export const podWireSpec = struct('v1.Pod', {
   spec: podSpec,
   status: podStatus,
 });
+

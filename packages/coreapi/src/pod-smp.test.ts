@@ -13,23 +13,9 @@ function patched(patch: unknown, edit?: (wire: JsonObject) => void): JsonObject 
 describe('Pod strategic merge patch schema', () => {
   it('merges status.conditions by type (the scheduler PodScheduled=False patch)', () => {
     const out = patched(
-      {
-        status: {
-          conditions: [
-            {
-              type: 'PodScheduled',
-              status: 'False',
-              reason: 'Unschedulable',
-              message: '0/1 nodes are available',
-            },
-          ],
-        },
-      },
+      { status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' }] } },
       (w) => {
-        (w['status'] as JsonObject)['conditions'] = [
-          { type: 'Ready', status: 'False' },
-          { type: 'PodScheduled', status: 'Unknown' },
-        ];
+        (w['status'] as JsonObject)['conditions'] = [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'Unknown' }];
       },
     );
     expect((out['status'] as JsonObject)['conditions']).toEqual([
@@ -39,17 +25,10 @@ describe('Pod strategic merge patch schema', () => {
   });
 
   it('merges spec.containers by name and their ports by containerPort', () => {
-    const out = patched({
-      spec: { containers: [{ name: 'app', image: 'nginx:2', ports: [{ containerPort: 80 }] }] },
-    });
+    const out = patched({ spec: { containers: [{ name: 'app', image: 'nginx:2', ports: [{ containerPort: 80 }] }] } });
     const containers = (out['spec'] as JsonObject)['containers'] as JsonObject[];
     expect(containers).toHaveLength(1);
-    expect(containers[0]).toMatchObject({
-      name: 'app',
-      image: 'nginx:2',
-      imagePullPolicy: 'IfNotPresent',
-      ports: [{ containerPort: 80 }],
-    });
+    expect(containers[0]).toMatchObject({ name: 'app', image: 'nginx:2', imagePullPolicy: 'IfNotPresent', ports: [{ containerPort: 80 }] });
   });
 
   it('replaces spec.tolerations', () => {
@@ -59,13 +38,10 @@ describe('Pod strategic merge patch schema', () => {
 
   // Go puts patch items not on the server before the server-only ones (mergeSortedSlice).
   it('merges metadata.finalizers as a set and deletes a condition by key', () => {
-    const out = patched(
-      { metadata: { finalizers: ['a/b'] }, status: { conditions: [{ type: 'Ready', $patch: 'delete' }] } },
-      (w) => {
-        (w['metadata'] as JsonObject)['finalizers'] = ['x/y'];
-        (w['status'] as JsonObject)['conditions'] = [{ type: 'Ready', status: 'True' }];
-      },
-    );
+    const out = patched({ metadata: { finalizers: ['a/b'] }, status: { conditions: [{ type: 'Ready', $patch: 'delete' }] } }, (w) => {
+      (w['metadata'] as JsonObject)['finalizers'] = ['x/y'];
+      (w['status'] as JsonObject)['conditions'] = [{ type: 'Ready', status: 'True' }];
+    });
     expect((out['metadata'] as JsonObject)['finalizers']).toEqual(['a/b', 'x/y']);
     expect((out['status'] as JsonObject)['conditions']).toEqual([]);
   });

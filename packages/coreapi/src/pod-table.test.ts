@@ -12,11 +12,7 @@ const running = (name: string, extra: Partial<ContainerStatus> = {}): ContainerS
   ...extra,
 });
 
-function row(
-  status: PodStatus,
-  spec: Record<string, unknown> = {},
-  metadata: Record<string, unknown> = {},
-): unknown[] {
+function row(status: PodStatus, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}): unknown[] {
   const pod = createdPod(spec, metadata);
   pod.status = { ...pod.status, ...status };
   return podTableRow(pod, now);
@@ -39,13 +35,7 @@ describe('Pod table', () => {
   });
 
   it.each<[string, PodStatus, Record<string, unknown>, Record<string, unknown>, unknown[]]>([
-    [
-      'a pending pod',
-      {},
-      {},
-      {},
-      ['p1', '0/1', 'Pending', '0', '60m', '<none>', '<none>', '<none>', '<none>'],
-    ],
+    ['a pending pod', {}, {}, {}, ['p1', '0/1', 'Pending', '0', '60m', '<none>', '<none>', '<none>', '<none>']],
     [
       'a running pod',
       { phase: 'Running', podIPs: [{ ip: '10.1.0.4' }], containerStatuses: [running('app')] },
@@ -58,13 +48,7 @@ describe('Pod table', () => {
       {
         phase: 'Running',
         containerStatuses: [
-          {
-            name: 'app',
-            ready: false,
-            restartCount: 3,
-            state: { waiting: { reason: 'CrashLoopBackOff' } },
-            lastState: { terminated: { exitCode: 1, finishedAt: '2024-05-01T10:55:00Z' } },
-          },
+          { name: 'app', ready: false, restartCount: 3, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, finishedAt: '2024-05-01T10:55:00Z' } } },
         ],
       },
       {},
@@ -101,11 +85,7 @@ describe('Pod table', () => {
     ],
     [
       'a sidecar counts toward ready containers',
-      {
-        phase: 'Running',
-        initContainerStatuses: [{ name: 'side', ready: true, started: true, state: { running: {} } }],
-        containerStatuses: [running('app')],
-      },
+      { phase: 'Running', initContainerStatuses: [{ name: 'side', ready: true, started: true, state: { running: {} } }], containerStatuses: [running('app')] },
       { initContainers: [{ name: 'side', image: 'x', restartPolicy: 'Always' }] },
       {},
       ['p1', '2/2', 'Running', '0', '60m', '<none>', '<none>', '<none>', '<none>'],

@@ -10,21 +10,10 @@ export const podTableColumns: readonly TableColumn[] = [
   nameColumn,
   column('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
   column('Status', 'The aggregate status of the containers in this pod.'),
-  column(
-    'Restarts',
-    'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
-  ),
+  column('Restarts', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
   ageColumn,
-  column(
-    'IP',
-    'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
-    1,
-  ),
-  column(
-    'Node',
-    'NodeName is a request to schedule this pod onto a specific node. If it is non-empty, the scheduler simply schedules this pod onto that node, assuming that it fits resource requirements.',
-    1,
-  ),
+  column('IP', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+  column('Node', 'NodeName is a request to schedule this pod onto a specific node. If it is non-empty, the scheduler simply schedules this pod onto that node, assuming that it fits resource requirements.', 1),
   column(
     'Nominated Node',
     'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.',
@@ -92,8 +81,7 @@ export function podTableRow(pod: Pod, now: Date): unknown[] {
   const status = pod.status ?? {};
   const total = (spec.containers?.length ?? 0) + (spec.initContainers ?? []).filter(isRestartable).length;
   let reason = status.reason || (status.phase ?? '');
-  if ((status.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
-    reason = 'SchedulingGated';
+  if ((status.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) reason = 'SchedulingGated';
   const all: Tally = { restarts: 0, lastRestart: undefined };
   const sidecars: Tally = { restarts: 0, lastRestart: undefined };
   const ready = { n: 0 };
@@ -121,15 +109,9 @@ export function podTableRow(pod: Pod, now: Date): unknown[] {
   const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
   if (pod.metadata.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown';
   else if (pod.metadata.deletionTimestamp && !terminal) reason = 'Terminating';
-  const restarts =
-    tally.restarts !== 0 && tally.lastRestart
-      ? `${tally.restarts} (${since(tally.lastRestart, now)} ago)`
-      : String(tally.restarts);
+  const restarts = tally.restarts !== 0 && tally.lastRestart ? `${tally.restarts} (${since(tally.lastRestart, now)} ago)` : String(tally.restarts);
   const gates = spec.readinessGates ?? [];
-  const gatesCell =
-    gates.length === 0
-      ? '<none>'
-      : `${gates.filter((g) => (status.conditions ?? []).find((c) => c.type === g.conditionType)?.status === 'True').length}/${gates.length}`;
+  const gatesCell = gates.length === 0 ? '<none>' : `${gates.filter((g) => (status.conditions ?? []).find((c) => c.type === g.conditionType)?.status === 'True').length}/${gates.length}`;
   return [
     pod.metadata.name ?? '',
     `${ready.n}/${total}`,
@@ -144,19 +126,8 @@ export function podTableRow(pod: Pod, now: Date): unknown[] {
 }
 
 /** The row conditions printPod adds for finished pods (kubectl hides Completed rows with them). */
-export function podRowConditions(
-  pod: Pod,
-): { type: string; status: string; reason: string; message: string }[] {
-  if (pod.status?.phase === 'Succeeded')
-    return [
-      {
-        type: 'Completed',
-        status: 'True',
-        reason: 'Succeeded',
-        message: 'The pod has completed successfully.',
-      },
-    ];
-  if (pod.status?.phase === 'Failed')
-    return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
+export function podRowConditions(pod: Pod): { type: string; status: string; reason: string; message: string }[] {
+  if (pod.status?.phase === 'Succeeded') return [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
+  if (pod.status?.phase === 'Failed') return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
   return [];
 }

@@ -140,15 +140,7 @@ export interface PodCondition {
 export interface ContainerState {
   waiting?: { reason?: string; message?: string };
   running?: { startedAt?: string };
-  terminated?: {
-    exitCode?: number;
-    signal?: number;
-    reason?: string;
-    message?: string;
-    startedAt?: string;
-    finishedAt?: string;
-    containerID?: string;
-  };
+  terminated?: { exitCode?: number; signal?: number; reason?: string; message?: string; startedAt?: string; finishedAt?: string; containerID?: string };
 }
 
 export interface ContainerStatus {

@@ -27,34 +27,21 @@ const spec = FieldPath.of('spec');
 export const podUpdateForbiddenMessage =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
-function containerUpdates(
-  next: Container[] | undefined,
-  prev: Container[] | undefined,
-  p: FieldPath,
-): [FieldError[], boolean] {
-  if ((next ?? []).length !== (prev ?? []).length)
-    return [[forbiddenField(p, 'pod updates may not add or remove containers')], true];
+function containerUpdates(next: Container[] | undefined, prev: Container[] | undefined, p: FieldPath): [FieldError[], boolean] {
+  if ((next ?? []).length !== (prev ?? []).length) return [[forbiddenField(p, 'pod updates may not add or remove containers')], true];
   const errs: FieldError[] = [];
   (next ?? []).forEach((c, i) => {
     const image = c.image ?? '';
     if (image === '') errs.push(required(p.index(i).child('image')));
-    if (image.trim() !== image)
-      errs.push(
-        invalidValue(p.index(i).child('image'), image, 'must not have leading or trailing whitespace'),
-      );
+    if (image.trim() !== image) errs.push(invalidValue(p.index(i).child('image'), image, 'must not have leading or trailing whitespace'));
   });
   return [errs, false];
 }
 
-function onlyAddedTolerations(
-  next: Toleration[] | undefined,
-  prev: Toleration[] | undefined,
-  p: FieldPath,
-): FieldError[] {
+function onlyAddedTolerations(next: Toleration[] | undefined, prev: Toleration[] | undefined, p: FieldPath): FieldError[] {
   for (const old of prev ?? []) {
     const kept = (next ?? []).some((t) => sameJson({ ...old, tolerationSeconds: t.tolerationSeconds }, t));
-    if (!kept)
-      return [forbiddenField(p, 'existing toleration can not be modified except its tolerationSeconds')];
+    if (!kept) return [forbiddenField(p, 'existing toleration can not be modified except its tolerationSeconds')];
   }
   return validateTolerations(next, p);
 }
@@ -65,12 +52,7 @@ function onlyDeletedGates(next: PodSpec, prev: PodSpec): FieldError[] {
   (next.schedulingGates ?? []).forEach((g, i) => added.set(g.name ?? '', i));
   return [...added]
     .filter(([name]) => !old.has(name))
-    .map(([name, i]) =>
-      forbiddenField(
-        spec.child('schedulingGates').index(i).child('name'),
-        `only deletion is allowed, but found new scheduling gate '${name}'`,
-      ),
-    );
+    .map(([name, i]) => forbiddenField(spec.child('schedulingGates').index(i).child('name'), `only deletion is allowed, but found new scheduling gate '${name}'`));
 }
 
 /** A cmp.Diff-like rendering of the changed top-level fields. */
@@ -98,8 +80,7 @@ function mungedSpec(next: PodSpec, prev: PodSpec): PodSpec {
     else m[k] = cloneJson(prev[k]) as never;
   }
   const oldGrace = prev.terminationGracePeriodSeconds;
-  if (oldGrace !== undefined && oldGrace < 0 && m.terminationGracePeriodSeconds === 1)
-    m.terminationGracePeriodSeconds = oldGrace;
+  if (oldGrace !== undefined && oldGrace < 0 && m.terminationGracePeriodSeconds === 1) m.terminationGracePeriodSeconds = oldGrace;
   return m;
 }
 
@@ -108,10 +89,7 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
   const next = pod.spec ?? {};
   const prev = old.spec ?? {};
   const errs = [...validateCoreMetaUpdate(pod.metadata, old.metadata), ...validatePodSpec(next)];
-  for (const [key, p] of [
-    ['containers', spec.child('containers')],
-    ['initContainers', spec.child('initContainers')],
-  ] as const) {
+  for (const [key, p] of [['containers', spec.child('containers')], ['initContainers', spec.child('initContainers')]] as const) {
     const [cerrs, stop] = containerUpdates(next[key], prev[key], p);
     errs.push(...cerrs);
     if (stop) return errs;
@@ -119,40 +97,19 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
   const deadline = next.activeDeadlineSeconds;
   if (deadline !== undefined) {
     if (deadline < 0 || deadline > 2147483647) {
-      return [
-        ...errs,
-        invalidValue(
-          spec.child('activeDeadlineSeconds'),
-          deadline,
-          'must be between 0 and 2147483647, inclusive',
-        ),
-      ];
+      return [...errs, invalidValue(spec.child('activeDeadlineSeconds'), deadline, 'must be between 0 and 2147483647, inclusive')];
     }
     if (prev.activeDeadlineSeconds !== undefined && prev.activeDeadlineSeconds < deadline) {
-      return [
-        ...errs,
-        invalidValue(
-          spec.child('activeDeadlineSeconds'),
-          deadline,
-          'must be less than or equal to previous value',
-        ),
-      ];
+      return [...errs, invalidValue(spec.child('activeDeadlineSeconds'), deadline, 'must be less than or equal to previous value')];
     }
   } else if (prev.activeDeadlineSeconds !== undefined) {
-    errs.push(
-      invalidValue(
-        spec.child('activeDeadlineSeconds'),
-        null,
-        'must not update from a positive integer to nil value',
-      ),
-    );
+    errs.push(invalidValue(spec.child('activeDeadlineSeconds'), null, 'must not update from a positive integer to nil value'));
   }
   errs.push(...onlyAddedTolerations(next.tolerations, prev.tolerations, spec.child('tolerations')));
   errs.push(...onlyDeletedGates(next, prev));
   if (sameJson(next, prev)) return errs;
   const munged = mungedSpec(next, prev);
-  if (!sameJson(munged, prev))
-    errs.push(forbiddenField(spec, `${podUpdateForbiddenMessage}\n${specDiff(prev, munged)}`));
+  if (!sameJson(munged, prev)) errs.push(forbiddenField(spec, `${podUpdateForbiddenMessage}\n${specDiff(prev, munged)}`));
   return errs;
 }
 
@@ -169,15 +126,10 @@ export function validatePodStatusUpdate(pod: Pod, old: Pod): FieldError[] {
     errs.push(...isQualifiedName(type).map((msg) => invalidValue(p, type, msg)));
   });
   const status = FieldPath.of('status');
-  if ((pod.spec?.nodeName ?? '') !== (old.spec?.nodeName ?? ''))
-    errs.push(forbiddenField(status.child('nodeName'), 'may not be changed directly'));
+  if ((pod.spec?.nodeName ?? '') !== (old.spec?.nodeName ?? '')) errs.push(forbiddenField(status.child('nodeName'), 'may not be changed directly'));
   const nominated = pod.status?.nominatedNodeName ?? '';
   if (nominated !== '' && nominated !== (old.status?.nominatedNodeName ?? '')) {
-    errs.push(
-      ...nameIsDNSSubdomain(nominated, false).map((msg) =>
-        invalidValue(status.child('nominatedNodeName'), nominated, msg),
-      ),
-    );
+    errs.push(...nameIsDNSSubdomain(nominated, false).map((msg) => invalidValue(status.child('nominatedNodeName'), nominated, msg)));
   }
   errs.push(...validatePodIPs(pod));
   return errs;
@@ -190,8 +142,7 @@ export function validatePodIPs(pod: Pod): FieldError[] {
   const errs: FieldError[] = [];
   for (const field of ['podIPs', 'hostIPs'] as const) {
     (pod.status?.[field] ?? []).forEach((ip, i) => {
-      if (!isValidIP(ip.ip ?? ''))
-        errs.push(invalidValue(FieldPath.of('status', field).index(i), ip.ip ?? '', ipMessage));
+      if (!isValidIP(ip.ip ?? '')) errs.push(invalidValue(FieldPath.of('status', field).index(i), ip.ip ?? '', ipMessage));
     });
   }
   return errs;

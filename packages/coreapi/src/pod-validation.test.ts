@@ -13,21 +13,9 @@ describe('Pod create validation: containers and resources', () => {
   it.each<[string, Record<string, unknown>, string[]]>([
     ['a valid pod', {}, []],
     ['no containers', { containers: [] }, ['spec.containers: Required value']],
-    [
-      'a container without name and image',
-      { containers: [{}] },
-      ['spec.containers[0].name: Required value', 'spec.containers[0].image: Required value'],
-    ],
-    [
-      'an invalid container name',
-      { containers: [{ name: 'App', image: 'x' }] },
-      [`spec.containers[0].name: Invalid value: "App": ${label1123}`],
-    ],
-    [
-      'duplicate container names',
-      { containers: [container, container] },
-      ['spec.containers[1].name: Duplicate value: "app"'],
-    ],
+    ['a container without name and image', { containers: [{}] }, ['spec.containers[0].name: Required value', 'spec.containers[0].image: Required value']],
+    ['an invalid container name', { containers: [{ name: 'App', image: 'x' }] }, [`spec.containers[0].name: Invalid value: "App": ${label1123}`]],
+    ['duplicate container names', { containers: [container, container] }, ['spec.containers[1].name: Duplicate value: "app"']],
     [
       'an init container named like a container',
       { initContainers: [container] },
@@ -41,23 +29,17 @@ describe('Pod create validation: containers and resources', () => {
     [
       'a request above its limit',
       { containers: [{ ...container, resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }] },
-      [
-        'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
-      ],
+      ['spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1'],
     ],
     [
       'a non-standard resource',
       { containers: [{ ...container, resources: { requests: { pods: '1' } } }] },
-      [
-        'spec.containers[0].resources.requests[pods]: Invalid value: "pods": must be a standard resource for containers',
-      ],
+      ['spec.containers[0].resources.requests[pods]: Invalid value: "pods": must be a standard resource for containers'],
     ],
     [
       'an extended resource request without limit',
       { containers: [{ ...container, resources: { requests: { 'example.com/gpu': '1' } } }] },
-      [
-        'spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
-      ],
+      ['spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources'],
     ],
     [
       'a fractional extended resource',
@@ -77,12 +59,7 @@ describe('Pod create validation: containers and resources', () => {
     ],
     [
       'conflicting host ports',
-      {
-        containers: [
-          { ...container, ports: [{ containerPort: 80, hostPort: 80 }] },
-          { name: 'b', image: 'x', ports: [{ containerPort: 81, hostPort: 80 }] },
-        ],
-      },
+      { containers: [{ ...container, ports: [{ containerPort: 80, hostPort: 80 }] }, { name: 'b', image: 'x', ports: [{ containerPort: 81, hostPort: 80 }] }] },
       ['spec.containers[1].ports[0].hostPort: Duplicate value: "/TCP/80"'],
     ],
     [
@@ -90,58 +67,32 @@ describe('Pod create validation: containers and resources', () => {
       { containers: [{ ...container, volumeMounts: [{ name: 'data', mountPath: '/data' }] }] },
       ['spec.containers[0].volumeMounts[0].name: Not found: "data"'],
     ],
-    [
-      'a volume without a source',
-      { volumes: [{ name: 'data' }] },
-      ['spec.volumes[0]: Required value: must specify a volume type'],
-    ],
-    [
-      'a restart policy',
-      { restartPolicy: 'Sometimes' },
-      [
-        'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
-      ],
-    ],
-    [
-      'ephemeral containers',
-      { ephemeralContainers: [{ name: 'debug' }] },
-      ['spec.ephemeralContainers: Forbidden: cannot be set on create'],
-    ],
+    ['a volume without a source', { volumes: [{ name: 'data' }] }, ['spec.volumes[0]: Required value: must specify a volume type']],
+    ['a restart policy', { restartPolicy: 'Sometimes' }, ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"']],
+    ['ephemeral containers', { ephemeralContainers: [{ name: 'debug' }] }, ['spec.ephemeralContainers: Forbidden: cannot be set on create']],
     [
       'nodeName with scheduling gates',
       { nodeName: 'n1', schedulingGates: [{ name: 'example.com/gate' }] },
       ['spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared'],
     ],
-    [
-      'an active deadline of 0',
-      { activeDeadlineSeconds: 0 },
-      ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive'],
-    ],
+    ['an active deadline of 0', { activeDeadlineSeconds: 0 }, ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']],
   ])('%s', (_name, spec, errors) => {
     expect(errorsFor(spec)).toEqual(errors);
   });
 
   it('reports the generic name rule only once the strategy passed', () => {
-    expect(errorsFor({}, { name: 'Bad_Name' })[0]).toMatch(
-      /^metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
-    );
+    expect(errorsFor({}, { name: 'Bad_Name' })[0]).toMatch(/^metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
   });
 });
 
 describe('Pod create validation: scheduling shapes', () => {
   it.each<[string, Record<string, unknown>, string[]]>([
-    [
-      'a valid toleration',
-      { tolerations: [{ key: 'k', operator: 'Equal', value: 'v', effect: 'NoSchedule' }] },
-      [],
-    ],
+    ['a valid toleration', { tolerations: [{ key: 'k', operator: 'Equal', value: 'v', effect: 'NoSchedule' }] }, []],
     ['match-all toleration', { tolerations: [{ operator: 'Exists' }] }, []],
     [
       'an empty key with Equal',
       { tolerations: [{ value: 'v' }] },
-      [
-        'spec.tolerations[0].operator: Invalid value: "": operator must be Exists when `key` is empty, which means "match all values and all keys"',
-      ],
+      ['spec.tolerations[0].operator: Invalid value: "": operator must be Exists when `key` is empty, which means "match all values and all keys"'],
     ],
     [
       'Exists with a value',
@@ -153,9 +104,7 @@ describe('Pod create validation: scheduling shapes', () => {
     [
       'tolerationSeconds without NoExecute',
       { tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 5 }] },
-      [
-        `spec.tolerations[0].effect: Invalid value: "NoSchedule": effect must be 'NoExecute' when \`tolerationSeconds\` is set`,
-      ],
+      [`spec.tolerations[0].effect: Invalid value: "NoSchedule": effect must be 'NoExecute' when \`tolerationSeconds\` is set`],
     ],
     [
       'an unknown effect and operator',
@@ -174,14 +123,8 @@ describe('Pod create validation: scheduling shapes', () => {
     ],
     [
       'node affinity without terms',
-      {
-        affinity: {
-          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } },
-        },
-      },
-      [
-        'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at least one node selector term',
-      ],
+      { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } } },
+      ['spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at least one node selector term'],
     ],
     [
       'node affinity expressions',
@@ -189,15 +132,7 @@ describe('Pod create validation: scheduling shapes', () => {
         affinity: {
           nodeAffinity: {
             requiredDuringSchedulingIgnoredDuringExecution: {
-              nodeSelectorTerms: [
-                {
-                  matchExpressions: [
-                    { key: 'zone', operator: 'In' },
-                    { key: 'x', operator: 'Exists', values: ['a'] },
-                    { key: 'y', operator: 'Maybe' },
-                  ],
-                },
-              ],
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In' }, { key: 'x', operator: 'Exists', values: ['a'] }, { key: 'y', operator: 'Maybe' }] }],
             },
             preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: {} }],
           },
@@ -212,15 +147,7 @@ describe('Pod create validation: scheduling shapes', () => {
     ],
     [
       'a pod anti-affinity term without topologyKey',
-      {
-        affinity: {
-          podAntiAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [
-              { labelSelector: { matchLabels: { app: 'web' } } },
-            ],
-          },
-        },
-      },
+      { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } } }] } } },
       [
         'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty',
         'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Invalid value: "": name part must be non-empty',

@@ -41,8 +41,7 @@ function validateSubdomainField(value: string | undefined, p: FieldPath): FieldE
 function portNameErrors(name: string): string[] {
   const errs: string[] = [];
   if (name.length > 15) errs.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(name))
-    errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
   if (name.includes('--')) errs.push('must not contain consecutive hyphens');
   if (name.startsWith('-') || name.endsWith('-')) errs.push('must not begin or end with a hyphen');
@@ -67,14 +66,11 @@ function validatePorts(c: Container, p: FieldPath): FieldError[] {
     }
     const containerPort = port.containerPort ?? 0;
     if (containerPort === 0) errs.push(required(ip.child('containerPort')));
-    else if (!validPort(containerPort))
-      errs.push(invalidValue(ip.child('containerPort'), containerPort, portRange));
-    if (port.hostPort && !validPort(port.hostPort))
-      errs.push(invalidValue(ip.child('hostPort'), port.hostPort, portRange));
+    else if (!validPort(containerPort)) errs.push(invalidValue(ip.child('containerPort'), containerPort, portRange));
+    if (port.hostPort && !validPort(port.hostPort)) errs.push(invalidValue(ip.child('hostPort'), port.hostPort, portRange));
     const protocol = port.protocol ?? '';
     if (protocol === '') errs.push(required(ip.child('protocol')));
-    else if (!protocols.includes(protocol))
-      errs.push(notSupported(ip.child('protocol'), protocol, protocols));
+    else if (!protocols.includes(protocol)) errs.push(notSupported(ip.child('protocol'), protocol, protocols));
   });
   return errs;
 }
@@ -100,16 +96,9 @@ function validateContainerCommon(c: Container, volumes: ReadonlySet<string>, p: 
   const name = c.name ?? '';
   const errs = name === '' ? [required(p.child('name'))] : validateDNSLabel(name, p.child('name'));
   if (!c.image) errs.push(required(p.child('image')));
-  errs.push(
-    ...oneOf(c.terminationMessagePolicy ?? '', p.child('terminationMessagePolicy'), [
-      'File',
-      'FallbackToLogsOnError',
-    ]),
-  );
+  errs.push(...oneOf(c.terminationMessagePolicy ?? '', p.child('terminationMessagePolicy'), ['File', 'FallbackToLogsOnError']));
   errs.push(...validatePorts(c, p.child('ports')), ...validateMounts(c, volumes, p.child('volumeMounts')));
-  errs.push(
-    ...oneOf(c.imagePullPolicy ?? '', p.child('imagePullPolicy'), ['Always', 'IfNotPresent', 'Never']),
-  );
+  errs.push(...oneOf(c.imagePullPolicy ?? '', p.child('imagePullPolicy'), ['Always', 'IfNotPresent', 'Never']));
   errs.push(...validateResourceRequirements(c.resources, p.child('resources')));
   return errs;
 }
@@ -128,11 +117,7 @@ function hostPortConflicts(containers: Container[], p: FieldPath, taken = new Se
   return errs;
 }
 
-function validateContainers(
-  containers: Container[] | undefined,
-  volumes: ReadonlySet<string>,
-  p: FieldPath,
-): FieldError[] {
+function validateContainers(containers: Container[] | undefined, volumes: ReadonlySet<string>, p: FieldPath): FieldError[] {
   if (!containers?.length) return [required(p)];
   const errs: FieldError[] = [];
   const names = new Set<string>();
@@ -141,8 +126,7 @@ function validateContainers(
     errs.push(...validateContainerCommon(c, volumes, ip));
     if (names.has(c.name ?? '')) errs.push(duplicate(ip.child('name'), c.name ?? ''));
     else names.add(c.name ?? '');
-    if (c.restartPolicy !== undefined)
-      errs.push(forbiddenField(ip.child('restartPolicy'), 'may not be set for non-init containers'));
+    if (c.restartPolicy !== undefined) errs.push(forbiddenField(ip.child('restartPolicy'), 'may not be set for non-init containers'));
   });
   return [...errs, ...hostPortConflicts(containers, p)];
 }
@@ -153,8 +137,7 @@ function validateInitContainers(s: PodSpec, volumes: ReadonlySet<string>, p: Fie
   (s.initContainers ?? []).forEach((c, i) => {
     const ip = p.index(i);
     errs.push(...validateContainerCommon(c, volumes, ip));
-    if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always')
-      errs.push(notSupported(ip.child('restartPolicy'), c.restartPolicy, ['Always']));
+    if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push(notSupported(ip.child('restartPolicy'), c.restartPolicy, ['Always']));
     if (names.has(c.name ?? '')) errs.push(duplicate(ip.child('name'), c.name ?? ''));
     else if (c.name) names.add(c.name);
     errs.push(...hostPortConflicts([c], p));
@@ -162,8 +145,7 @@ function validateInitContainers(s: PodSpec, volumes: ReadonlySet<string>, p: Fie
     const without = 'may not be set for init containers without restartPolicy=Always';
     if (c.lifecycle !== undefined) errs.push(forbiddenField(ip.child('lifecycle'), without));
     if (c.livenessProbe !== undefined) errs.push(forbiddenField(ip.child('livenessProbe'), without));
-    if (c.readinessProbe !== undefined)
-      errs.push(forbiddenField(ip.child('readinessProbe'), 'may not be set for init containers'));
+    if (c.readinessProbe !== undefined) errs.push(forbiddenField(ip.child('readinessProbe'), 'may not be set for init containers'));
     if (c.startupProbe !== undefined) errs.push(forbiddenField(ip.child('startupProbe'), without));
   });
   return errs;
@@ -176,9 +158,7 @@ function validateVolumes(s: PodSpec, p: FieldPath): [Set<string>, FieldError[]] 
   (s.volumes ?? []).forEach((v, i) => {
     const ip = p.index(i);
     const name = typeof v.name === 'string' ? v.name : '';
-    const el: FieldError[] = Object.keys(v).some((k) => k !== 'name')
-      ? []
-      : [required(ip, 'must specify a volume type')];
+    const el: FieldError[] = Object.keys(v).some((k) => k !== 'name') ? [] : [required(ip, 'must specify a volume type')];
     el.push(...(name === '' ? [required(ip.child('name'))] : validateDNSLabel(name, ip.child('name'))));
     if (names.has(name)) el.push(duplicate(ip.child('name'), name));
     if (el.length === 0) names.add(name);
@@ -194,11 +174,7 @@ function validateHostNetwork(s: PodSpec): FieldError[] {
       .map((port, j) => [port, j] as const)
       .filter(([port]) => (port.hostPort ?? 0) !== (port.containerPort ?? 0))
       .map(([port, j]) =>
-        invalidValue(
-          spec.child('containers').index(i).child('ports').index(j).child('containerPort'),
-          port.containerPort ?? 0,
-          'must match `hostPort` when `hostNetwork` is true',
-        ),
+        invalidValue(spec.child('containers').index(i).child('ports').index(j).child('containerPort'), port.containerPort ?? 0, 'must match `hostPort` when `hostNetwork` is true'),
       ),
   );
 }
@@ -209,25 +185,11 @@ export function validatePodSpec(s: PodSpec): FieldError[] {
   errs.push(...validateContainers(s.containers, volumes, spec.child('containers')));
   errs.push(...validateInitContainers(s, volumes, spec.child('initContainers')));
   errs.push(...oneOf(s.restartPolicy ?? '', spec.child('restartPolicy'), ['Always', 'OnFailure', 'Never']));
-  errs.push(
-    ...oneOf(s.dnsPolicy ?? '', spec.child('dnsPolicy'), [
-      'ClusterFirstWithHostNet',
-      'ClusterFirst',
-      'Default',
-      'None',
-    ]),
-  );
+  errs.push(...oneOf(s.dnsPolicy ?? '', spec.child('dnsPolicy'), ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
   errs.push(...validateLabels(s.nodeSelector, spec.child('nodeSelector')));
   errs.push(...validateHostNetwork(s));
   errs.push(...validateAffinity(s.affinity, spec.child('affinity')));
-  (s.readinessGates ?? []).forEach((g, i) =>
-    errs.push(
-      ...validateQualifiedName(
-        g.conditionType ?? '',
-        spec.child('readinessGates').index(i).child('conditionType'),
-      ),
-    ),
-  );
+  (s.readinessGates ?? []).forEach((g, i) => errs.push(...validateQualifiedName(g.conditionType ?? '', spec.child('readinessGates').index(i).child('conditionType'))));
   const gates = new Set<string>();
   (s.schedulingGates ?? []).forEach((g, i) => {
     const ip = spec.child('schedulingGates').index(i);
@@ -239,13 +201,7 @@ export function validatePodSpec(s: PodSpec): FieldError[] {
   errs.push(...validateSubdomainField(s.nodeName, spec.child('nodeName')));
   const deadline = s.activeDeadlineSeconds;
   if (deadline !== undefined && (deadline < 1 || deadline > 2147483647)) {
-    errs.push(
-      invalidValue(
-        spec.child('activeDeadlineSeconds'),
-        deadline,
-        'must be between 1 and 2147483647, inclusive',
-      ),
-    );
+    errs.push(invalidValue(spec.child('activeDeadlineSeconds'), deadline, 'must be between 1 and 2147483647, inclusive'));
   }
   if (s.hostname) errs.push(...validateDNSLabel(s.hostname, spec.child('hostname')));
   if (s.subdomain) errs.push(...validateDNSLabel(s.subdomain, spec.child('subdomain')));
@@ -259,12 +215,9 @@ export function validatePodSpec(s: PodSpec): FieldError[] {
 export function validatePodCreate(pod: Pod): FieldError[] {
   const s = pod.spec ?? {};
   const errs = [...validateCoreMeta(pod.metadata, true, nameIsDNSSubdomain), ...validatePodSpec(s)];
-  if (s.ephemeralContainers?.length)
-    errs.push(forbiddenField(spec.child('ephemeralContainers'), 'cannot be set on create'));
+  if (s.ephemeralContainers?.length) errs.push(forbiddenField(spec.child('ephemeralContainers'), 'cannot be set on create'));
   if (s.nodeName && s.schedulingGates?.length) {
-    errs.push(
-      forbiddenField(spec.child('nodeName'), 'cannot be set until all schedulingGates have been cleared'),
-    );
+    errs.push(forbiddenField(spec.child('nodeName'), 'cannot be set until all schedulingGates have been cleared'));
   }
   return errs;
 }

@@ -31,12 +31,7 @@ export function preparePodForCreate(pod: Pod): void {
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod) };
   if (spec.schedulingGates?.length) {
     pod.status.conditions = [
-      {
-        type: 'PodScheduled',
-        status: 'False',
-        reason: 'SchedulingGated',
-        message: 'Scheduling is blocked due to non-empty scheduling gates',
-      },
+      { type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' },
     ];
   }
   mergeMatchLabelKeys(pod);
@@ -63,8 +58,7 @@ export function preparePodStatusUpdate(pod: Pod, old: Pod): void {
   if (old.metadata.ownerReferences) pod.metadata.ownerReferences = cloneJson(old.metadata.ownerReferences);
   else delete pod.metadata.ownerReferences;
   if (old.metadata.generation !== undefined) pod.metadata.generation = old.metadata.generation;
-  if (!pod.status?.qosClass && old.status?.qosClass)
-    pod.status = { ...(pod.status ?? {}), qosClass: old.status.qosClass };
+  if (!pod.status?.qosClass && old.status?.qosClass) pod.status = { ...(pod.status ?? {}), qosClass: old.status.qosClass };
 }
 
 export const podView: CoreResourceView<Pod> & StatusHooks<Pod> = {
@@ -90,8 +84,7 @@ export const podView: CoreResourceView<Pod> & StatusHooks<Pod> = {
   prepareStatusUpdate: preparePodStatusUpdate,
   validateCreate: (pod) => beforeCreate(validatePodCreate(pod), pod.metadata, true),
   validateUpdate: (pod, old) => beforeUpdate(pod.metadata, old.metadata, true, validatePodUpdate(pod, old)),
-  validateStatusUpdate: (pod, old) =>
-    beforeUpdate(pod.metadata, old.metadata, true, validatePodStatusUpdate(pod, old)),
+  validateStatusUpdate: (pod, old) => beforeUpdate(pod.metadata, old.metadata, true, validatePodStatusUpdate(pod, old)),
   fieldLabels: podFieldLabels,
   convertFieldLabel: convertPodFieldLabel,
   fields: podFields,

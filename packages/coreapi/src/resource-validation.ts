@@ -3,15 +3,7 @@
  * are standard, native or extended, non-negative and integer quantities, and a container's
  * requests against its limits.
  */
-import {
-  compareGoStrings,
-  forbiddenField,
-  invalidValue,
-  isQualifiedName,
-  required,
-  type FieldError,
-  type FieldPath,
-} from '@keel/apimachinery';
+import { compareGoStrings, forbiddenField, invalidValue, isQualifiedName, required, type FieldError, type FieldPath } from '@keel/apimachinery';
 import {
   compareQuantity,
   formatQuantity,
@@ -57,8 +49,7 @@ const integerResources = new Set([
 ]);
 
 export const isHugePageResourceName = (name: string): boolean => name.startsWith('hugepages-');
-export const isNativeResource = (name: string): boolean =>
-  !name.includes('/') || name.includes('kubernetes.io/');
+export const isNativeResource = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
 
 /** helper.IsExtendedResourceName: a qualified, non-native name (`example.com/gpu`). */
 export function isExtendedResourceName(name: string): boolean {
@@ -66,10 +57,8 @@ export function isExtendedResourceName(name: string): boolean {
   return isQualifiedName(`requests.${name}`).length === 0;
 }
 
-const isOvercommitAllowed = (name: string): boolean =>
-  isNativeResource(name) && !isHugePageResourceName(name);
-const isIntegerResourceName = (name: string): boolean =>
-  integerResources.has(name) || isExtendedResourceName(name);
+const isOvercommitAllowed = (name: string): boolean => isNativeResource(name) && !isHugePageResourceName(name);
+const isIntegerResourceName = (name: string): boolean => integerResources.has(name) || isExtendedResourceName(name);
 const isStandardResourceName = (name: string): boolean =>
   standardResources.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-');
 
@@ -106,18 +95,14 @@ export function validateResourceQuantityValue(name: string, value: string, p: Fi
   const q = quantityOf(value);
   const errs: FieldError[] = [];
   if (q.nanos < 0n) errs.push(invalidValue(p, formatQuantity(q), 'must be greater than or equal to 0'));
-  if (isIntegerResourceName(name) && quantityMilliValue(q) % 1000n !== 0n)
-    errs.push(invalidValue(p, formatQuantity(q), 'must be an integer'));
+  if (isIntegerResourceName(name) && quantityMilliValue(q) % 1000n !== 0n) errs.push(invalidValue(p, formatQuantity(q), 'must be an integer'));
   return errs;
 }
 
 const sortedKeys = (m: ResourceList | undefined): string[] => Object.keys(m ?? {}).sort(compareGoStrings);
 
 /** ValidateResourceRequirements for a container (or the pod-level resources). */
-export function validateResourceRequirements(
-  r: ResourceRequirements | undefined,
-  p: FieldPath,
-): FieldError[] {
+export function validateResourceRequirements(r: ResourceRequirements | undefined, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const limPath = p.child('limits');
   const reqPath = p.child('requests');
@@ -127,19 +112,13 @@ export function validateResourceRequirements(
   let hugePages = false;
   for (const name of sortedKeys(limits)) {
     const value = limits[name] ?? '0';
-    errs.push(
-      ...validateContainerResourceName(name, limPath.key(name)),
-      ...validateResourceQuantityValue(name, value, limPath.key(name)),
-    );
+    errs.push(...validateContainerResourceName(name, limPath.key(name)), ...validateResourceQuantityValue(name, value, limPath.key(name)));
     if (isHugePageResourceName(name)) hugePages = true;
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
   }
   for (const name of sortedKeys(requests)) {
     const value = requests[name] ?? '0';
-    errs.push(
-      ...validateContainerResourceName(name, reqPath.key(name)),
-      ...validateResourceQuantityValue(name, value, reqPath.key(name)),
-    );
+    errs.push(...validateContainerResourceName(name, reqPath.key(name)), ...validateResourceQuantityValue(name, value, reqPath.key(name)));
     const limit = Object.hasOwn(limits, name) ? limits[name] : undefined;
     if (limit !== undefined) {
       const cmp = compareQuantity(quantityOf(value), quantityOf(limit));

@@ -13,33 +13,17 @@ function failure(f: () => unknown): StatusError {
   throw new Error('no error');
 }
 
-const tr = {
-  apiVersion: 'authentication.k8s.io/v1',
-  kind: 'TokenReview',
-  spec: { token: 't', audiences: ['https://kubernetes.default.svc'] },
-};
+const tr = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 't', audiences: ['https://kubernetes.default.svc'] } };
 
 describe('TokenReview', () => {
   it.each<[string, Parameters<typeof tokenReviewResponse>[1], Record<string, unknown>]>([
     [
       'an authenticated token',
-      {
-        authenticated: true,
-        user: { username: 'jane', uid: '42', groups: ['dev'], extra: { k: ['v'] } },
-        audiences: ['https://kubernetes.default.svc'],
-      },
-      {
-        authenticated: true,
-        user: { username: 'jane', uid: '42', groups: ['dev'], extra: { k: ['v'] } },
-        audiences: ['https://kubernetes.default.svc'],
-      },
+      { authenticated: true, user: { username: 'jane', uid: '42', groups: ['dev'], extra: { k: ['v'] } }, audiences: ['https://kubernetes.default.svc'] },
+      { authenticated: true, user: { username: 'jane', uid: '42', groups: ['dev'], extra: { k: ['v'] } }, audiences: ['https://kubernetes.default.svc'] },
     ],
     ['an unknown token', { authenticated: false }, { user: {} }],
-    [
-      'an authenticator error',
-      { authenticated: false, error: 'token expired' },
-      { user: {}, error: 'token expired' },
-    ],
+    ['an authenticator error', { authenticated: false, error: 'token expired' }, { user: {}, error: 'token expired' }],
   ])('%s', (_name, result, status) => {
     const review = decodeTokenReview(tr).object;
     expect(tokenReviewResponse(review, result)).toEqual({
@@ -54,13 +38,7 @@ describe('TokenReview', () => {
   it.each<[string, unknown, string, number, string]>([
     ['no token', { ...tr, spec: {} }, '', 400, 'token is required for TokenReview in authentication'],
     ['a namespaced request', tr, 'default', 400, 'namespace is not allowed on this type: default'],
-    [
-      'a wrong kind',
-      { ...tr, kind: 'SelfSubjectReview' },
-      '',
-      400,
-      'SelfSubjectReview in version "v1" cannot be handled as a TokenReview: converting (k8s.io/api/authentication/v1) SelfSubjectReview to (k8s.io/kubernetes/pkg/apis/authentication) TokenReview: unknown conversion',
-    ],
+    ['a wrong kind', { ...tr, kind: 'SelfSubjectReview' }, '', 400, 'SelfSubjectReview in version "v1" cannot be handled as a TokenReview: converting (k8s.io/api/authentication/v1) SelfSubjectReview to (k8s.io/kubernetes/pkg/apis/authentication) TokenReview: unknown conversion'],
   ])('refuses %s', (_name, body, ns, code, message) => {
     const err = failure(() => decodeTokenReview(body, ns));
     expect([err.code, err.message]).toEqual([code, message]);
@@ -70,28 +48,14 @@ describe('TokenReview', () => {
 const sar = {
   apiVersion: 'authorization.k8s.io/v1',
   kind: 'SubjectAccessReview',
-  spec: {
-    resourceAttributes: {
-      namespace: 'default',
-      verb: 'list',
-      group: 'events.k8s.io',
-      version: 'v1',
-      resource: 'events',
-    },
-    user: 'jane',
-    groups: ['dev'],
-  },
+  spec: { resourceAttributes: { namespace: 'default', verb: 'list', group: 'events.k8s.io', version: 'v1', resource: 'events' }, user: 'jane', groups: ['dev'] },
 };
 
 describe('SubjectAccessReview', () => {
   it.each<[string, Parameters<typeof subjectAccessReviewResponse>[1], Record<string, unknown>]>([
     ['allow', { decision: 'Allow', reason: 'RBAC: allowed' }, { allowed: true, reason: 'RBAC: allowed' }],
     ['deny', { decision: 'Deny', reason: 'nope' }, { allowed: false, denied: true, reason: 'nope' }],
-    [
-      'no opinion with an evaluation error',
-      { decision: 'NoOpinion', evaluationError: 'webhook down' },
-      { allowed: false, evaluationError: 'webhook down' },
-    ],
+    ['no opinion with an evaluation error', { decision: 'NoOpinion', evaluationError: 'webhook down' }, { allowed: false, evaluationError: 'webhook down' }],
   ])('%s', (_name, decision, status) => {
     const out = subjectAccessReviewResponse(decodeSubjectAccessReview(sar).object, decision);
     expect(out['status']).toEqual(status);

@@ -16,15 +16,7 @@ import {
   validateNamespaceName,
   type FieldError,
 } from '@keel/apimachinery';
-import type {
-  Affinity,
-  LabelSelector,
-  NodeSelectorTerm,
-  PodAffinityRules,
-  PodAffinityTerm,
-  SelectorRequirement,
-  Toleration,
-} from './pod-types.js';
+import type { Affinity, LabelSelector, NodeSelectorTerm, PodAffinityRules, PodAffinityTerm, SelectorRequirement, Toleration } from './pod-types.js';
 
 export const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 
@@ -41,55 +33,27 @@ export function validateTaintEffect(effect: string, allowEmpty: boolean, p: Fiel
 
 /** The internal core.Toleration as Go's field errors print it. */
 function tolerationValue(t: Toleration): unknown {
-  return {
-    Key: t.key ?? '',
-    Operator: t.operator ?? '',
-    Value: t.value ?? '',
-    Effect: t.effect ?? '',
-    TolerationSeconds: t.tolerationSeconds ?? null,
-  };
+  return { Key: t.key ?? '', Operator: t.operator ?? '', Value: t.value ?? '', Effect: t.effect ?? '', TolerationSeconds: t.tolerationSeconds ?? null };
 }
 
 /** ValidateTolerations. */
-export function validateTolerations(
-  tolerations: readonly Toleration[] | undefined,
-  p: FieldPath,
-): FieldError[] {
+export function validateTolerations(tolerations: readonly Toleration[] | undefined, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   (tolerations ?? []).forEach((t, i) => {
     const ip = p.index(i);
     const [key, operator, value, effect] = [t.key ?? '', t.operator ?? '', t.value ?? '', t.effect ?? ''];
     if (key !== '') errs.push(...validateLabelName(key, ip.child('key')));
     if (key === '' && operator !== 'Exists') {
-      errs.push(
-        invalidValue(
-          ip.child('operator'),
-          operator,
-          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
-        ),
-      );
+      errs.push(invalidValue(ip.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
     }
     if (t.tolerationSeconds !== undefined && effect !== 'NoExecute') {
-      errs.push(
-        invalidValue(
-          ip.child('effect'),
-          effect,
-          "effect must be 'NoExecute' when `tolerationSeconds` is set",
-        ),
-      );
+      errs.push(invalidValue(ip.child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     }
     if (operator === 'Equal' || operator === '') {
       const msgs = isValidLabelValue(value);
       if (msgs.length > 0) errs.push(invalidValue(ip.child('operator'), value, msgs.join(';')));
     } else if (operator === 'Exists') {
-      if (value !== '')
-        errs.push(
-          invalidValue(
-            ip.child('operator'),
-            tolerationValue(t),
-            "value must be empty when `operator` is 'Exists'",
-          ),
-        );
+      if (value !== '') errs.push(invalidValue(ip.child('operator'), tolerationValue(t), "value must be empty when `operator` is 'Exists'"));
     } else {
       errs.push(notSupported(ip.child('operator'), operator, ['Equal', 'Exists']));
     }
@@ -104,25 +68,15 @@ function nodeSelectorRequirement(r: SelectorRequirement, p: FieldPath): FieldErr
   switch (r.operator ?? '') {
     case 'In':
     case 'NotIn':
-      if (values.length === 0)
-        errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (values.length === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
       break;
     case 'Exists':
     case 'DoesNotExist':
-      if (values.length > 0)
-        errs.push(
-          forbiddenField(
-            p.child('values'),
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-          ),
-        );
+      if (values.length > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
       break;
     case 'Gt':
     case 'Lt':
-      if (values.length !== 1)
-        errs.push(
-          required(p.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"),
-        );
+      if (values.length !== 1) errs.push(required(p.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
       break;
     default:
       errs.push(invalidValue(p.child('operator'), r.operator ?? '', 'not a valid selector operator'));
@@ -134,36 +88,22 @@ function nodeFieldSelectorRequirement(r: SelectorRequirement, p: FieldPath): Fie
   const errs: FieldError[] = [];
   const values = r.values ?? [];
   if (r.operator === 'In' || r.operator === 'NotIn') {
-    if (values.length !== 1)
-      errs.push(
-        required(
-          p.child('values'),
-          "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
-        ),
-      );
+    if (values.length !== 1) errs.push(required(p.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
   } else {
     errs.push(invalidValue(p.child('operator'), r.operator ?? '', 'not a valid selector operator'));
   }
   if (r.key !== 'metadata.name') {
     errs.push(invalidValue(p.child('key'), r.key ?? '', 'not a valid field selector key'));
   } else {
-    values.forEach((v, i) =>
-      errs.push(
-        ...nameIsDNSSubdomain(v, false).map((msg) => invalidValue(p.child('values').index(i), v, msg)),
-      ),
-    );
+    values.forEach((v, i) => errs.push(...nameIsDNSSubdomain(v, false).map((msg) => invalidValue(p.child('values').index(i), v, msg))));
   }
   return errs;
 }
 
 export function validateNodeSelectorTerm(term: NodeSelectorTerm | undefined, p: FieldPath): FieldError[] {
   return [
-    ...(term?.matchExpressions ?? []).flatMap((r, j) =>
-      nodeSelectorRequirement(r, p.child('matchExpressions').index(j)),
-    ),
-    ...(term?.matchFields ?? []).flatMap((r, j) =>
-      nodeFieldSelectorRequirement(r, p.child('matchFields').index(j)),
-    ),
+    ...(term?.matchExpressions ?? []).flatMap((r, j) => nodeSelectorRequirement(r, p.child('matchExpressions').index(j))),
+    ...(term?.matchFields ?? []).flatMap((r, j) => nodeFieldSelectorRequirement(r, p.child('matchFields').index(j))),
   ];
 }
 
@@ -175,23 +115,14 @@ export function validateLabelSelector(s: LabelSelector | undefined, p: FieldPath
     const ip = p.child('matchExpressions').index(i);
     const values = r.values ?? [];
     if (r.operator === 'In' || r.operator === 'NotIn') {
-      if (values.length === 0)
-        errs.push(required(ip.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (values.length === 0) errs.push(required(ip.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
     } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
-      if (values.length > 0)
-        errs.push(
-          forbiddenField(
-            ip.child('values'),
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-          ),
-        );
+      if (values.length > 0) errs.push(forbiddenField(ip.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     } else {
       errs.push(invalidValue(ip.child('operator'), r.operator ?? '', 'not a valid selector operator'));
     }
     errs.push(...validateLabelName(r.key ?? '', ip.child('key')));
-    values.forEach((v, j) =>
-      errs.push(...isValidLabelValue(v).map((msg) => invalidValue(ip.child('values').index(j), v, msg))),
-    );
+    values.forEach((v, j) => errs.push(...isValidLabelValue(v).map((msg) => invalidValue(ip.child('values').index(j), v, msg))));
   });
   return errs;
 }
@@ -199,8 +130,7 @@ export function validateLabelSelector(s: LabelSelector | undefined, p: FieldPath
 function podAffinityTerm(t: PodAffinityTerm | undefined, p: FieldPath): FieldError[] {
   const errs = validateLabelSelector(t?.labelSelector, p.child('labelSelector'));
   errs.push(...validateLabelSelector(t?.namespaceSelector, p.child('namespaceSelector')));
-  for (const ns of t?.namespaces ?? [])
-    errs.push(...validateNamespaceName(ns, false).map((msg) => invalidValue(p.child('namespace'), ns, msg)));
+  for (const ns of t?.namespaces ?? []) errs.push(...validateNamespaceName(ns, false).map((msg) => invalidValue(p.child('namespace'), ns, msg)));
   const key = t?.topologyKey ?? '';
   if (key === '') errs.push(required(p.child('topologyKey'), 'can not be empty'));
   return [...errs, ...validateLabelName(key, p.child('topologyKey'))];
@@ -210,15 +140,10 @@ function podAffinityRules(rules: PodAffinityRules, p: FieldPath): FieldError[] {
   const req = p.child('requiredDuringSchedulingIgnoredDuringExecution');
   const pref = p.child('preferredDuringSchedulingIgnoredDuringExecution');
   return [
-    ...(rules.requiredDuringSchedulingIgnoredDuringExecution ?? []).flatMap((t, i) =>
-      podAffinityTerm(t, req.index(i)),
-    ),
+    ...(rules.requiredDuringSchedulingIgnoredDuringExecution ?? []).flatMap((t, i) => podAffinityTerm(t, req.index(i))),
     ...(rules.preferredDuringSchedulingIgnoredDuringExecution ?? []).flatMap((w, i) => {
       const weight = w.weight ?? 0;
-      const errs =
-        weight <= 0 || weight > 100
-          ? [invalidValue(pref.index(i).child('weight'), weight, 'must be in the range 1-100')]
-          : [];
+      const errs = weight <= 0 || weight > 100 ? [invalidValue(pref.index(i).child('weight'), weight, 'must be in the range 1-100')] : [];
       return [...errs, ...podAffinityTerm(w.podAffinityTerm, pref.index(i).child('podAffinityTerm'))];
     }),
   ];
@@ -240,8 +165,7 @@ export function validateAffinity(a: Affinity | undefined, p: FieldPath): FieldEr
     (na.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
       const ip = np.child('preferredDuringSchedulingIgnoredDuringExecution').index(i);
       const weight = t.weight ?? 0;
-      if (weight <= 0 || weight > 100)
-        errs.push(invalidValue(ip.child('weight'), weight, 'must be in the range 1-100'));
+      if (weight <= 0 || weight > 100) errs.push(invalidValue(ip.child('weight'), weight, 'must be in the range 1-100'));
       errs.push(...validateNodeSelectorTerm(t.preference, ip.child('preference')));
     });
   }

@@ -4,14 +4,7 @@
  * is empty (Go reads it from the decoded internal object, whose TypeMeta is blank):
  * `.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified`.
  */
-import {
-  FieldPath,
-  invalid,
-  invalidValue,
-  type FieldError,
-  type GroupKind,
-  type StatusError,
-} from '@keel/apimachinery';
+import { FieldPath, invalid, invalidValue, type FieldError, type GroupKind, type StatusError } from '@keel/apimachinery';
 import {
   objectMetaSpec,
   type ObjectMeta,
@@ -95,10 +88,7 @@ const sarSpec = struct('v1.SubjectAccessReview', {
   status: accessReviewStatusSpec,
 });
 
-const codec = wireCodec<SubjectAccessReview>(
-  groupTarget('authorization.k8s.io', 'SubjectAccessReview'),
-  sarSpec,
-);
+const codec = wireCodec<SubjectAccessReview>(groupTarget('authorization.k8s.io', 'SubjectAccessReview'), sarSpec);
 
 /** The GroupKind Go's 422 carries: the group, and the (blank) kind of the internal object. */
 export const subjectAccessReviewInvalidKind: GroupKind = { group: 'authorization.k8s.io', kind: '' };
@@ -111,44 +101,20 @@ export function validateAccessReviewAttributes(spec: {
   const p = FieldPath.of('spec');
   const errs: FieldError[] = [];
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
-    const shown = {
-      Path: spec.nonResourceAttributes.path ?? '',
-      Verb: spec.nonResourceAttributes.verb ?? '',
-    };
-    errs.push(
-      invalidValue(
-        p.child('nonResourceAttributes'),
-        shown,
-        'cannot be specified in combination with resourceAttributes',
-      ),
-    );
+    const shown = { Path: spec.nonResourceAttributes.path ?? '', Verb: spec.nonResourceAttributes.verb ?? '' };
+    errs.push(invalidValue(p.child('nonResourceAttributes'), shown, 'cannot be specified in combination with resourceAttributes'));
   }
   if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
     // Go prints a nil value as the string "null", quoted.
-    errs.push(
-      invalidValue(
-        p.child('resourceAttributes'),
-        'null',
-        'exactly one of nonResourceAttributes or resourceAttributes must be specified',
-      ),
-    );
+    errs.push(invalidValue(p.child('resourceAttributes'), 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   }
   return errs;
 }
 
 /** ValidateSubjectAccessReviewSpec: the attributes, and someone to ask about. */
-export function validateSubjectAccessReviewSpec(
-  spec: NonNullable<SubjectAccessReview['spec']>,
-): FieldError[] {
+export function validateSubjectAccessReviewSpec(spec: NonNullable<SubjectAccessReview['spec']>): FieldError[] {
   const errs = validateAccessReviewAttributes(spec);
-  if (!spec.user && !spec.groups?.length)
-    errs.push(
-      invalidValue(
-        FieldPath.of('spec').child('user'),
-        spec.user ?? '',
-        'at least one of user or group must be specified',
-      ),
-    );
+  if (!spec.user && !spec.groups?.length) errs.push(invalidValue(FieldPath.of('spec').child('user'), spec.user ?? '', 'at least one of user or group must be specified'));
   return errs;
 }
 
@@ -165,8 +131,7 @@ export function metadataEmpty(meta: ObjectMeta, except: readonly string[] = []):
 /** ValidateSubjectAccessReview. Struct values are printed as Go's internal types in JSON. */
 export function validateSubjectAccessReview(sar: SubjectAccessReview): FieldError[] {
   const errs = validateSubjectAccessReviewSpec(sar.spec ?? {});
-  if (!metadataEmpty(sar.metadata))
-    errs.push(invalidValue('metadata', shownMetadata(sar.metadata), 'must be empty'));
+  if (!metadataEmpty(sar.metadata)) errs.push(invalidValue('metadata', shownMetadata(sar.metadata), 'must be empty'));
   return errs;
 }
 
@@ -204,10 +169,7 @@ export function accessReviewStatus(d: AuthorizationDecision): NonNullable<Subjec
 }
 
 /** The response body: the request with its status. */
-export function subjectAccessReviewResponse(
-  sar: SubjectAccessReview,
-  d: AuthorizationDecision,
-): Record<string, unknown> {
+export function subjectAccessReviewResponse(sar: SubjectAccessReview, d: AuthorizationDecision): Record<string, unknown> {
   return codec.encode({ ...sar, status: accessReviewStatus(d) });
 }
 

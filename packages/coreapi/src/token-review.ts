@@ -45,12 +45,7 @@ const tokenReviewSpec = struct('v1.TokenReview', {
   apiVersion: str,
   metadata: objectMetaSpec,
   spec: always(struct('v1.TokenReviewSpec', { token: str, audiences: strings })),
-  status: struct('v1.TokenReviewStatus', {
-    authenticated: bool,
-    user: userInfoSpec,
-    audiences: strings,
-    error: str,
-  }),
+  status: struct('v1.TokenReviewStatus', { authenticated: bool, user: userInfoSpec, audiences: strings, error: str }),
 });
 
 const codec = wireCodec<TokenReview>(groupTarget('authentication.k8s.io', 'TokenReview'), tokenReviewSpec);

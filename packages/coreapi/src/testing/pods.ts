@@ -11,10 +11,7 @@ export function decodedPod(body: Record<string, unknown>): Pod {
 
 /** A created pod: decoded, prepared for create, with the system metadata a store sets. */
 export function createdPod(spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}): Pod {
-  const pod = decodedPod({
-    metadata: { name: 'p1', namespace: 'default', ...metadata },
-    spec: { containers: [container], ...spec },
-  });
+  const pod = decodedPod({ metadata: { name: 'p1', namespace: 'default', ...metadata }, spec: { containers: [container], ...spec } });
   podView.prepareForCreate(pod);
   pod.metadata.uid ??= 'uid-1';
   pod.metadata.resourceVersion ??= '10';
