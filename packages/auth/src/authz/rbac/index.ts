@@ -1,2 +1,3 @@
 export * from './types.js';
 export type { ObjectMetaLike } from './meta.js';
+export * from './bootstrap-policy/index.js';
