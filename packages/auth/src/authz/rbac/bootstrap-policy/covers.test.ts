@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakdownRule, uncoveredRules } from './index.js';
+import { breakdownRule, uncoveredRules } from './covers.js';
 
 describe('uncoveredRules', () => {
   it('breaks rules into one verb, group, resource and name each', () => {

@@ -15,7 +15,6 @@ export {
   SYSTEM_NAMESPACE,
 } from './metadata.js';
 export { reconcileBinding, reconcileRole, type Reconciled } from './reconcile.js';
-export { breakdownRule, uncoveredRules } from './covers.js';
 
 export interface BootstrapPolicy {
   readonly clusterRoles: readonly ClusterRole[];
