@@ -44,6 +44,15 @@ describe.skipIf(UNSUPPORTED_AUTHORIZATION_MODES.includes('RBAC'))('default RBAC 
       await server?.stop();
     });
 
+    it('/readyz lists the two RBAC steps after the bootstrap controller', async () => {
+      const r = await server.request('GET', '/readyz?verbose');
+      expect(r.text).toContain(
+        '[+]poststarthook/bootstrap-controller ok\n' +
+          '[+]poststarthook/rbac/bootstrap-roles ok\n' +
+          '[+]poststarthook/start-clusterrole-aggregation-controller ok\n',
+      );
+    });
+
     it('kubectl lists the default roles and bindings', async () => {
       const cfg = clientConfig(server);
       const roles = (await kubectlOk(cfg, ['get', 'clusterroles', '-o', 'name'])).split('\n');
