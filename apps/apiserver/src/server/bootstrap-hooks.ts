@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { newUid } from '@keel/apimachinery';
 import type { BootSequenceChecks, HealthChecker, PostStartHook, PostStartHooks } from '@keel/health';
 import { isStorageError, type Storage } from '@keel/storage';
+import { registerRbacHooks, type RbacHookOptions } from './rbac-hooks.js';
 
 export interface BootstrapDeps {
   readonly storage: Storage;
@@ -19,6 +20,8 @@ export interface BootstrapDeps {
    */
   readonly checks: BootSequenceChecks;
   readonly autoregisterCompletion: HealthChecker;
+  /** Set when RBAC is among --authorization-mode: the default policy and aggregation run only then. */
+  readonly rbac?: RbacHookOptions;
 }
 
 const FIRST_RETRY_MS = 100;
@@ -107,32 +110,7 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
       });
     }
   });
-  hooks.add('rbac/bootstrap-roles', async () => {
-    await ensure(storage, '/clusterroles/cluster-admin', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: 'cluster-admin' },
-      rules: [
-        { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-        { nonResourceURLs: ['*'], verbs: ['*'] },
-      ],
-    });
-    await ensure(storage, '/clusterroles/system:public-info-viewer', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: 'system:public-info-viewer' },
-      rules: [
-        { nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },
-      ],
-    });
-    await ensure(storage, '/clusterrolebindings/cluster-admin', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'cluster-admin' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:masters' }],
-    });
-  });
+  if (deps.rbac) registerRbacHooks(hooks, storage, deps.rbac);
   hooks.add('scheduling/bootstrap-system-priority-classes', async () => {
     for (const [name, value] of SYSTEM_PRIORITY_CLASSES) {
       await ensure(storage, `/priorityclasses/${name}`, {

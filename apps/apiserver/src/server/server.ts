@@ -121,6 +121,13 @@ export async function runServer(
     groupVersions,
     authenticationInfo: parts.authenticationInfo,
     admissionPlugins: config.admission.plugins,
+    ...(config.authorization.modes.includes('RBAC')
+      ? {
+          rbac: {
+            onAggregationError: (err: unknown) => logger.error('Cluster role aggregation failed', { err }),
+          },
+        }
+      : {}),
     startInformers: async (hookSignal) => {
       // The watch machinery is up when a watch opens and delivers its initial bookmark.
       const ac = new AbortController();

@@ -57,7 +57,9 @@ export async function createEvent(server: TestApiServer, name: string): Promise<
 
 /**
  * The check names of the spec's readiness output, in its order (`shutdown` last, readyz only).
- * /livez and /healthz list the same names without `shutdown`.
+ * /livez and /healthz list the same names without `shutdown`. With --authorization-mode RBAC,
+ * `poststarthook/rbac/bootstrap-roles` and `.../start-clusterrole-aggregation-controller` follow
+ * `poststarthook/bootstrap-controller`.
  */
 export const READYZ_CHECKS = [
   'ping',
@@ -69,7 +71,6 @@ export const READYZ_CHECKS = [
   'poststarthook/start-apiextensions-controllers',
   'poststarthook/crd-informer-synced',
   'poststarthook/bootstrap-controller',
-  'poststarthook/rbac/bootstrap-roles',
   'poststarthook/scheduling/bootstrap-system-priority-classes',
   'poststarthook/start-cluster-authentication-info-controller',
   'poststarthook/start-platform-aggregator-informers',

@@ -6,3 +6,4 @@ export { RBACAuthorizer, describeBound, type ResolvedRules } from './authorizer.
 export { ruleAllows } from './rule.js';
 export { breakdownRule, compactRules, compactString, covers } from './covers.js';
 export { confirmNoEscalation } from './escalation.js';
+export * from './bootstrap-policy/index.js';
