@@ -96,5 +96,35 @@ export {
 export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } from './authz/abac.js';
 export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
-export { buildAuthorizer, UNSUPPORTED_AUTHORIZATION_MODES, type BuiltAuthorizer } from './authz/build.js';
+export {
+  buildAuthorizer,
+  UNSUPPORTED_AUTHORIZATION_MODES,
+  type AuthorizerDeps,
+  type BuiltAuthorizer,
+} from './authz/build.js';
+export {
+  feedNodeGraph,
+  isMirrorPod,
+  MIRROR_POD_ANNOTATION,
+  NODE_LEASE_NAMESPACE,
+  NODE_RULES,
+  NODE_USER_PREFIX,
+  NodeAuthorizer,
+  NodeGraph,
+  NODES_GROUP,
+  nodeIdentity,
+  persistentVolumeGraphSource,
+  podGraphSource,
+  podNodeName,
+  podReferences,
+  volumeAttachmentGraphSource,
+  type FeedChange,
+  type GraphEdge,
+  type GraphSource,
+  type ObjectFeed,
+  type PodLike,
+  type PodReferences,
+  type Vertex,
+  type VertexType,
+} from './authz/node/index.js';
 export * as rbac from './authz/rbac/index.js';

@@ -5,6 +5,7 @@ import { ConfigError } from '../config-error.js';
 import { BuiltInAuthorizationOptions, type AuthorizationConfig } from '../options/authorization-options.js';
 import { TestPKI } from '@keel/testing';
 import { buildAuthorizer } from './build.js';
+import { NodeGraph } from './node/index.js';
 import type { Attributes } from './types.js';
 
 const pki = new TestPKI();
@@ -103,13 +104,30 @@ describe('buildAuthorizer', () => {
 
   it.each([
     [['--authorization-mode', 'RBAC'], '--authorization-mode RBAC is not supported yet by Keel'],
-    [['--authorization-mode', 'Node,RBAC'], '--authorization-mode Node, RBAC are not supported yet by Keel'],
+    [['--authorization-mode', 'Node,RBAC'], '--authorization-mode RBAC is not supported yet by Keel'],
     [
       ['--authorization-mode', 'AlwaysAllow,Webhook', '--authorization-webhook-config-file', '/w.conf'],
       '--authorization-mode Webhook is not supported yet by Keel',
     ],
   ])('%j is refused', (argv, message) => {
     expect(() => buildAuthorizer(config(argv))).toThrow(new ConfigError(message));
+  });
+
+  it('Node mode decides from the graph it is given, and needs one', () => {
+    expect(() => buildAuthorizer(config(['--authorization-mode', 'Node']))).toThrow(
+      new ConfigError('--authorization-mode Node needs the node graph'),
+    );
+    const { authorizer } = buildAuthorizer(config(['--authorization-mode', 'Node,AlwaysDeny']), {
+      nodeGraph: new NodeGraph(),
+    });
+    const node = { ...bob, user: { name: 'system:node:n1', uid: '', groups: ['system:nodes'], extra: {} } };
+    return Promise.all([
+      expect(authorizer.authorize(node)).resolves.toEqual({ decision: 'allow', reason: '' }),
+      expect(authorizer.authorize({ ...node, verb: 'update' })).resolves.toEqual({
+        decision: 'noOpinion',
+        reason: 'Everything is forbidden.',
+      }),
+    ]);
   });
 
   it('refuses an ABAC file that cannot be read', () => {

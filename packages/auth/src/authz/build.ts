@@ -7,10 +7,17 @@ import {
   PrivilegedGroupAuthorizer,
   UnionAuthorizer,
 } from './builtin.js';
+import { NodeAuthorizer, type NodeGraph } from './node/index.js';
 import type { Authorizer } from './types.js';
 
 /** The modes Keel has no implementation of yet; configuring one stops start-up. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Webhook', 'RBAC', 'Node'];
+export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Webhook', 'RBAC'];
+
+/** What the modes decide from that lives outside the configuration. */
+export interface AuthorizerDeps {
+  /** The graph the Node mode decides from; the server feeds it from its informers. */
+  readonly nodeGraph?: NodeGraph;
+}
 
 export interface BuiltAuthorizer {
   readonly authorizer: Authorizer;
@@ -22,7 +29,7 @@ export interface BuiltAuthorizer {
  * (kube always puts it first). Throws a ConfigError for a mode Keel does not support yet (one line
  * naming them) or an ABAC policy file that cannot be loaded.
  */
-export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
+export function buildAuthorizer(config: AuthorizationConfig, deps: AuthorizerDeps = {}): BuiltAuthorizer {
   const unsupported = config.modes.filter((m) => UNSUPPORTED_AUTHORIZATION_MODES.includes(m));
   if (unsupported.length > 0) {
     throw new ConfigError(
@@ -45,6 +52,10 @@ export function buildAuthorizer(config: AuthorizationConfig): BuiltAuthorizer {
         chain.push(new ABACAuthorizer(loaded.policies));
         break;
       }
+      case 'Node':
+        if (!deps.nodeGraph) throw new ConfigError('--authorization-mode Node needs the node graph');
+        chain.push(new NodeAuthorizer(deps.nodeGraph));
+        break;
       default:
         // Unreachable: every other mode was refused above.
         throw new ConfigError(`--authorization-mode ${mode} is not supported yet by Keel`);
