@@ -11,7 +11,11 @@ function obj(v: unknown): Json | undefined {
 }
 
 function arr(v: unknown): Json[] {
-  return Array.isArray(v) ? v.flatMap((e) => obj(e) ?? []) : [];
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((e): Json[] => {
+    const o = obj(e);
+    return o ? [o] : [];
+  });
 }
 
 function str(v: unknown): string {
