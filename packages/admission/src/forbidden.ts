@@ -8,7 +8,7 @@ import type { AdmissionAttributes } from './attributes.js';
  */
 export function admissionForbidden(attrs: AdmissionAttributes, why: string): StatusError {
   const meta = attrs.object?.metadata;
-  const fromObject = (meta?.['name']) || (meta?.['generateName']);
+  const fromObject = meta?.name || meta?.generateName;
   const name = attrs.name || fromObject || 'Unknown';
   return forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, name, why);
 }

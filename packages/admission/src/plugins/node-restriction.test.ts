@@ -27,7 +27,7 @@ function attrs(
   operation: Operation,
   resource: string,
   name: string,
-  over: Partial<AdmissionAttributes> & { object?: Json; oldObject?: Json } = {},
+  over: Partial<AdmissionAttributes> = {},
 ): AdmissionAttributes {
   const [group, kind] = RESOURCES[resource] ?? ['', ''];
   return {
@@ -57,14 +57,15 @@ async function refusal(a: AdmissionAttributes): Promise<{ code: number; message:
 
 const forbidden = (message: string) => ({ code: 403, message });
 
-const node = (name: string, labels: Json = {}, spec: Json = {}): Json => ({
-  metadata: { name, labels, uid: `uid-${name}` },
-  spec,
-});
-const pod = (name: string, nodeName: string, extra: Json = {}, meta: Json = {}): Json => ({
-  metadata: { name, namespace: 'ns', uid: `uid-${name}`, ...meta },
-  spec: { nodeName, containers: [{ name: 'c', image: 'i' }], ...extra },
-});
+// The plugin reads stored JSON; StoredObject types only the metadata.
+const stored = (o: Json): StoredObject => o as unknown as StoredObject;
+const node = (name: string, labels: Record<string, string> = {}, spec: Json = {}): StoredObject =>
+  stored({ metadata: { name, labels, uid: `uid-${name}` }, spec });
+const pod = (name: string, nodeName: string, extra: Json = {}, meta: Json = {}): StoredObject =>
+  stored({
+    metadata: { name, namespace: 'ns', uid: `uid-${name}`, ...meta },
+    spec: { nodeName, containers: [{ name: 'c', image: 'i' }], ...extra },
+  });
 
 describe('NodeRestriction', () => {
   it('leaves users that are not nodes and resources it does not restrict alone', async () => {
@@ -204,14 +205,14 @@ describe('NodeRestriction', () => {
           ownerReferences: [owner],
           ...meta,
         });
-      const create = (object: Json) => refusal(attrs('CREATE', 'pods', 'm', { object }));
+      const create = (object: StoredObject) => refusal(attrs('CREATE', 'pods', 'm', { object }));
       expect(await create(mirror())).toBeUndefined();
       expect(await create(pod('m', 'n1'))).toEqual(
         forbidden(
           'pods "m" is forbidden: pod does not have "kubernetes.io/config.mirror" annotation, node "n1" can only create mirror pods',
         ),
       );
-      expect(await create({ ...mirror(), spec: { nodeName: 'n2' } })).toEqual(
+      expect(await create(stored({ ...mirror(), spec: { nodeName: 'n2' } }))).toEqual(
         forbidden('pods "m" is forbidden: node "n1" can only create pods with spec.nodeName set to itself'),
       );
       expect(await create(mirror({}, { ownerReferences: [] }))).toEqual(
