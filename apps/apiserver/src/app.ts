@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { noAdmission } from '@keel/admission';
+import { buildAdmissionChain } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
 import {
   buildAuthenticator,
   buildAuthorizer,
   ConfigError,
+  NodeGraph,
   type BuiltAuthenticator,
   type BuiltAuthorizer,
 } from '@keel/auth';
@@ -16,6 +17,8 @@ import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
 import { authenticationInfo } from './server/authentication-info.js';
+import { ServerInformers } from './server/informers.js';
+import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -25,6 +28,8 @@ export interface CompletedApiServer {
   readonly logging: ApiServerConfig['logging'];
   readonly authn: BuiltAuthenticator;
   readonly authz: BuiltAuthorizer;
+  /** What the Node authorization mode decides from; fed once the store is open. */
+  readonly nodeGraph: NodeGraph | undefined;
 }
 
 function readPem(path: string | undefined): string {
@@ -36,9 +41,10 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
   const config = options.complete();
   try {
     const authn = buildAuthenticator(config.authentication);
-    const authz = buildAuthorizer(config.authorization);
+    const nodeGraph = config.authorization.modes.includes('Node') ? new NodeGraph() : undefined;
+    const authz = buildAuthorizer(config.authorization, nodeGraph ? { nodeGraph } : {});
     return {
-      config: { config, logging: config.logging, authn, authz },
+      config: { config, logging: config.logging, authn, authz, nodeGraph },
       warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings],
     };
   } catch (err) {
@@ -55,13 +61,19 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
   const storage = await openStorage(config.store, logger);
+  const informers = new ServerInformers(storage, logger);
+  if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
+  const admission = buildAdmissionChain(config.admission.plugins, {
+    pods: () => informers.lookup('/pods'),
+    nodes: () => informers.lookup('/nodes'),
+  });
   return runServer(config, logger, signal, {
     storage,
     authenticator: done.authn.authenticator,
     authorizer: done.authz.authorizer,
     clientCA: done.authn.clientCA ?? '',
-    // The configured plugins are built from the admission options once they have a chain to join.
-    admission: noAdmission,
+    admission,
+    startInformers: (signal) => informers.start(signal),
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),
       config.authentication.requestHeader,

@@ -44,6 +44,12 @@ export interface ServerParts {
   readonly authenticationInfo: Readonly<Record<string, string>>;
   /** The admission chain of --enable-admission-plugins / --disable-admission-plugins. */
   readonly admission: Admission;
+  /**
+   * Starts the app's own informers (the node graph's, admission's) and resolves once they have
+   * synced; part of `generic-apiserver-start-informers`, so /readyz waits for it. Called again
+   * when that step is retried.
+   */
+  readonly startInformers?: (signal: AbortSignal) => Promise<void>;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -137,6 +143,7 @@ export async function runServer(
       } finally {
         hookSignal.removeEventListener('abort', stop);
       }
+      await parts.startInformers?.(hookSignal);
     },
   });
   health.addReadyzChecks(shutdownCheck(shutdownInitiated.signal));
