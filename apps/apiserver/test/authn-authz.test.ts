@@ -203,7 +203,7 @@ describe('start-up refusals', () => {
       `--token-auth-file: token file '${twoColumns}' must have at least 3 columns (token, user name, user uid), found 2`,
     ],
     [['--authorization-mode=RBAC'], '--authorization-mode RBAC is not supported yet by Keel'],
-    [['--authorization-mode=AlwaysAllow,Node'], '--authorization-mode Node is not supported yet by Keel'],
+    [['--authorization-mode=Node,RBAC'], '--authorization-mode RBAC is not supported yet by Keel'],
     [
       ['--oidc-issuer-url=https://issuer.example.com', '--oidc-client-id=keel'],
       '--oidc-issuer-url is not supported yet by Keel',
