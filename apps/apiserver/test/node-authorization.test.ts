@@ -120,6 +120,32 @@ describe.each(stores)('Node authorization and NodeRestriction (%s store)', (_sto
     ]);
   });
 
+  it('a node writes only its own Lease in the node-lease namespace', async () => {
+    const leases = '/apis/coordination.k8s.io/v1/namespaces/platform-node-lease/leases';
+    const lease = (name: string) => ({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name },
+      spec: { holderIdentity: name, leaseDurationSeconds: 40 },
+    });
+    const own = await asNode(server, 'POST', leases, lease('n1'), 'application/json');
+    expect(own.status).toBe(201);
+    const other = await asNode(server, 'POST', leases, lease('n2'), 'application/json');
+    expect([other.status, message(other)]).toEqual([
+      403,
+      'leases.coordination.k8s.io "n2" is forbidden: can only access node lease with the same name as the requesting node',
+    ]);
+    const elsewhere = await asNode(
+      server,
+      'GET',
+      '/apis/coordination.k8s.io/v1/namespaces/default/leases/n1',
+    );
+    expect([elsewhere.status, message(elsewhere)]).toEqual([
+      403,
+      'leases.coordination.k8s.io "n1" is forbidden: User "system:node:n1" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "default": can only access leases in the "platform-node-lease" system namespace',
+    ]);
+  });
+
   it('nothing the node rules leave out is allowed', async () => {
     const r = await asNode(
       server,
