@@ -50,13 +50,13 @@ export class NodeAuthorizer implements Authorizer {
       case '/persistentvolumeclaims':
         return attrs.subresource === 'status'
           ? this.statusUpdate(node, 'pvc', attrs)
-          : this.get(node, 'pvc', attrs);
+          : this.getRelated(node, 'pvc', attrs);
       case '/persistentvolumes':
-        return this.get(node, 'pv', attrs);
+        return this.getRelated(node, 'pv', attrs);
       case 'resource.k8s.io/resourceclaims':
-        return this.get(node, 'resourceclaim', attrs);
+        return this.getRelated(node, 'resourceclaim', attrs);
       case 'storage.k8s.io/volumeattachments':
-        return this.get(node, 'volumeattachment', attrs);
+        return this.getRelated(node, 'volumeattachment', attrs);
       case '/serviceaccounts':
         return this.createToken(node, attrs);
       case 'coordination.k8s.io/leases':
@@ -82,7 +82,7 @@ export class NodeAuthorizer implements Authorizer {
     return this.related(node, type, attrs);
   }
 
-  private get(node: string, type: VertexType, attrs: Attributes): Decision {
+  private getRelated(node: string, type: VertexType, attrs: Attributes): Decision {
     if (attrs.verb !== 'get') return no('can only get individual resources of this type');
     if (attrs.subresource !== '') return no('cannot get subresource');
     return this.related(node, type, attrs);
