@@ -79,7 +79,7 @@ export const persistentVolumeGraphSource: GraphSource<Named & { readonly spec?: 
   keyRoot: '/persistentvolumes',
   vertexOf: (pv) => ({ type: 'pv', namespace: '', name: pv.metadata.name ?? '' }),
   edgesOf(pv) {
-    const claimRef = sub(pv, 'spec') && sub(sub(pv, 'spec'), 'claimRef');
+    const claimRef = sub(sub(pv, 'spec'), 'claimRef');
     if (!claimRef) return [];
     const self = persistentVolumeGraphSource.vertexOf(pv);
     const claimNamespace = str(claimRef['namespace']);
