@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { noAdmission } from '@keel/admission';
+import { buildAdmissionChain } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
 import {
   buildAuthenticator,
@@ -8,6 +8,7 @@ import {
   buildServiceAccountIssuer,
   ConfigError,
   rbac,
+  NodeGraph,
   type BuiltAuthenticator,
   type BuiltAuthorizer,
   type BuiltServiceAccountIssuer,
@@ -23,6 +24,8 @@ import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.
 import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
 import { RbacInformers } from './server/rbac-informers.js';
+import { ServerInformers } from './server/informers.js';
+import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -37,6 +40,8 @@ export interface CompletedApiServer {
   readonly tokenGetter: StoreTokenGetter;
   /** RBAC's rule index: built before the store opens, fed by the informers `run` starts. */
   readonly rbacIndex: rbac.RbacRuleIndex;
+  /** What the Node authorization mode decides from; fed once the store is open. */
+  readonly nodeGraph: NodeGraph | undefined;
 }
 
 function readPem(path: string | undefined): string {
@@ -50,13 +55,23 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
     const tokenGetter = new StoreTokenGetter();
     const authn = buildAuthenticator(config.authentication, { tokenGetter });
     const rbacIndex = new rbac.RbacRuleIndex();
-    const authz = buildAuthorizer(config.authorization, { rbacIndex });
+    const nodeGraph = config.authorization.modes.includes('Node') ? new NodeGraph() : undefined;
+    const authz = buildAuthorizer(config.authorization, { rbacIndex, ...(nodeGraph ? { nodeGraph } : {}) });
     const serviceAccounts = buildServiceAccountIssuer(config.authentication, {
       externalHost: config.serverRun.externalHostname || config.advertiseAddress || hostname(),
       port: config.secureServing.port,
     });
     return {
-      config: { config, logging: config.logging, authn, authz, serviceAccounts, tokenGetter, rbacIndex },
+      config: {
+        config,
+        logging: config.logging,
+        authn,
+        authz,
+        serviceAccounts,
+        tokenGetter,
+        rbacIndex,
+        nodeGraph,
+      },
       warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings, ...serviceAccounts.warnings],
     };
   } catch (err) {
@@ -83,14 +98,20 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   done.rbacIndex.attach(rbacInformers.sources);
   rbacInformers.run(signal);
   const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
+  const informers = new ServerInformers(storage, logger);
+  if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
+  const admission = buildAdmissionChain(config.admission.plugins, {
+    pods: () => informers.lookup('/pods'),
+    nodes: () => informers.lookup('/nodes'),
+  });
   return runServer(config, logger, signal, {
     storage,
     authenticator: done.authn.authenticator,
     authorizer: done.authz.authorizer,
     clientCA: done.authn.clientCA ?? '',
-    // The configured plugins are built from the admission options once they have a chain to join.
-    admission: noAdmission,
+    admission,
     informersSynced: () => rbacInformers.waitForSync(),
+    startInformers: (signal) => informers.start(signal),
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),
       config.authentication.requestHeader,

@@ -202,7 +202,6 @@ describe('start-up refusals', () => {
       [`--token-auth-file=${twoColumns}`],
       `--token-auth-file: token file '${twoColumns}' must have at least 3 columns (token, user name, user uid), found 2`,
     ],
-    [['--authorization-mode=AlwaysAllow,Node'], '--authorization-mode Node is not supported yet by Keel'],
     [
       [
         '--oidc-issuer-url=https://issuer.example.com',

@@ -7,3 +7,11 @@ export type {
 } from './attributes.js';
 export type { Admission, AdmissionPlugin } from './plugin.js';
 export { AdmissionChain, noAdmission } from './chain.js';
+export { admissionForbidden } from './forbidden.js';
+export {
+  ADMISSION_PLUGINS,
+  buildAdmissionChain,
+  type AdmissionPluginDeps,
+  type AdmissionPluginFactory,
+  type ObjectLookup,
+} from './registry.js';

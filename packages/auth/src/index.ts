@@ -107,12 +107,32 @@ export { ABACAuthorizer, loadPolicyFile, policyMatches, type LoadedPolicies } fr
 export type { PolicySpec } from './authz/abac-policy.js';
 export { forbiddenError, forbiddenMessage } from './authz/forbidden.js';
 export { ruleResolverOf, UnionRuleResolver } from './authz/rule-resolvers.js';
+export { buildAuthorizer, type AuthorizerDeps, type BuiltAuthorizer } from './authz/build.js';
 export {
-  buildAuthorizer,
-  UNSUPPORTED_AUTHORIZATION_MODES,
-  type AuthorizerDeps,
-  type BuiltAuthorizer,
-} from './authz/build.js';
+  feedNodeGraph,
+  isMirrorPod,
+  MIRROR_POD_ANNOTATION,
+  NODE_LEASE_NAMESPACE,
+  NODE_RULES,
+  NODE_USER_PREFIX,
+  NodeAuthorizer,
+  NodeGraph,
+  NODES_GROUP,
+  nodeIdentity,
+  persistentVolumeGraphSource,
+  podGraphSource,
+  podNodeName,
+  podReferences,
+  volumeAttachmentGraphSource,
+  type FeedChange,
+  type GraphEdge,
+  type GraphSource,
+  type ObjectFeed,
+  type PodLike,
+  type PodReferences,
+  type Vertex,
+  type VertexType,
+} from './authz/node/index.js';
 export * as rbac from './authz/rbac/index.js';
 export {
   IMPERSONATE_EXTRA_HEADER_PREFIX,

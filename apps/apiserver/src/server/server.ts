@@ -48,6 +48,12 @@ export interface ServerParts {
   readonly extraHandlers?: readonly RequestHandler[];
   /** Resolves once the authorizers' watched copies (RBAC) took in the store; start-informers waits for it. */
   readonly informersSynced?: () => Promise<void>;
+  /**
+   * Starts the app's own informers (the node graph's, admission's) and resolves once they have
+   * synced; part of `generic-apiserver-start-informers`, so /readyz waits for it. Called again
+   * when that step is retried.
+   */
+  readonly startInformers?: (signal: AbortSignal) => Promise<void>;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -150,6 +156,7 @@ export async function runServer(
       }
       // A stop while waiting ends the hook (it is then stopped, not failed).
       if (parts.informersSynced) await Promise.race([parts.informersSynced(), whenAborted(hookSignal)]);
+      await parts.startInformers?.(hookSignal);
     },
   });
   health.addReadyzChecks(shutdownCheck(shutdownInitiated.signal));

@@ -5,6 +5,7 @@ import { ConfigError } from '../config-error.js';
 import { BuiltInAuthorizationOptions, type AuthorizationConfig } from '../options/authorization-options.js';
 import { TestPKI } from '@keel/testing';
 import { buildAuthorizer } from './build.js';
+import { NodeGraph } from './node/index.js';
 import type { Attributes } from './types.js';
 
 const pki = new TestPKI();
@@ -101,16 +102,6 @@ describe('buildAuthorizer', () => {
     expect(await authorizer.authorize(attrs)).toEqual({ decision, reason });
   });
 
-  it.each([
-    [['--authorization-mode', 'Node,RBAC'], '--authorization-mode Node is not supported yet by Keel'],
-    [
-      ['--authorization-mode', 'AlwaysAllow,Webhook', '--authorization-webhook-config-file', '/w.conf'],
-      '--authorization-mode Webhook is not supported yet by Keel',
-    ],
-  ])('%j is refused', (argv, message) => {
-    expect(() => buildAuthorizer(config(argv))).toThrow(new ConfigError(message));
-  });
-
   it('refuses a Webhook connection-config that cannot be read', () => {
     const missing = join(pki.dir, 'none.conf');
     expect(() =>
@@ -122,6 +113,23 @@ describe('buildAuthorizer', () => {
         `--authorization-webhook-config-file: connection-config ${missing}: no such file or directory`,
       ),
     );
+  });
+
+  it('Node mode decides from the graph it is given, and needs one', () => {
+    expect(() => buildAuthorizer(config(['--authorization-mode', 'Node']))).toThrow(
+      new ConfigError('--authorization-mode Node needs the node graph'),
+    );
+    const { authorizer } = buildAuthorizer(config(['--authorization-mode', 'Node,AlwaysDeny']), {
+      nodeGraph: new NodeGraph(),
+    });
+    const node = { ...bob, user: { name: 'system:node:n1', uid: '', groups: ['system:nodes'], extra: {} } };
+    return Promise.all([
+      expect(authorizer.authorize(node)).resolves.toEqual({ decision: 'allow', reason: '' }),
+      expect(authorizer.authorize({ ...node, verb: 'update' })).resolves.toEqual({
+        decision: 'noOpinion',
+        reason: 'Everything is forbidden.',
+      }),
+    ]);
   });
 
   it('refuses an ABAC file that cannot be read', () => {

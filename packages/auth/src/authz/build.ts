@@ -1,5 +1,5 @@
 import type { Logger } from '@keel/log';
-import type { AuthorizationConfig, AuthorizationMode } from '../options/authorization-options.js';
+import type { AuthorizationConfig } from '../options/authorization-options.js';
 import { ConfigError } from '../config-error.js';
 import { LateLogger } from '../late-logger.js';
 import { webhookEndpoint } from '../webhook/endpoint.js';
@@ -14,10 +14,8 @@ import { RBACAuthorizer } from './rbac/authorizer.js';
 import { RbacRuleIndex } from './rbac/rule-index.js';
 import { ruleResolverOf, UnionRuleResolver } from './rule-resolvers.js';
 import type { Authorizer, RuleResolver } from './types.js';
+import { NodeAuthorizer, type NodeGraph } from './node/index.js';
 import { WebhookAuthorizer } from './webhook/index.js';
-
-/** The modes Keel has no implementation of yet; configuring one stops start-up. */
-export const UNSUPPORTED_AUTHORIZATION_MODES: readonly AuthorizationMode[] = ['Node'];
 
 export interface BuiltAuthorizer {
   readonly authorizer: Authorizer;
@@ -38,20 +36,16 @@ export interface BuiltAuthorizer {
 export interface AuthorizerDeps {
   /** RBAC's rule index, attached to its watched copies once the store is open. */
   readonly rbacIndex?: RbacRuleIndex;
+  /** The graph the Node mode decides from; the server feeds it from its informers. */
+  readonly nodeGraph?: NodeGraph;
 }
 
 /**
  * The authorizer chain of --authorization-mode, in order, behind the system:masters short-circuit
- * (kube always puts it first). Throws a ConfigError for a mode Keel does not support yet (one line
- * naming them) or an ABAC policy file that cannot be loaded.
+ * (kube always puts it first). Throws a ConfigError (one line) for a policy, connection-config or
+ * dependency a mode cannot do without.
  */
 export function buildAuthorizer(config: AuthorizationConfig, deps: AuthorizerDeps = {}): BuiltAuthorizer {
-  const unsupported = config.modes.filter((m) => UNSUPPORTED_AUTHORIZATION_MODES.includes(m));
-  if (unsupported.length > 0) {
-    throw new ConfigError(
-      `--authorization-mode ${unsupported.join(', ')} ${unsupported.length === 1 ? 'is' : 'are'} not supported yet by Keel`,
-    );
-  }
   const warnings: string[] = [];
   const logger = new LateLogger();
   const chain: Authorizer[] = [new PrivilegedGroupAuthorizer()];
@@ -88,9 +82,13 @@ export function buildAuthorizer(config: AuthorizationConfig, deps: AuthorizerDep
         rbac = new RBACAuthorizer(deps.rbacIndex ?? new RbacRuleIndex());
         chain.push(rbac);
         break;
+      case 'Node':
+        if (!deps.nodeGraph) throw new ConfigError('--authorization-mode Node needs the node graph');
+        chain.push(new NodeAuthorizer(deps.nodeGraph));
+        break;
       default:
-        // Unreachable: every other mode was refused above.
-        throw new ConfigError(`--authorization-mode ${mode} is not supported yet by Keel`);
+        // Unreachable: the options accept only the six modes.
+        throw new ConfigError(`--authorization-mode ${String(mode)} is not a mode`);
     }
     // Each mode adds one authorizer; its resolver (or the lack of one) is worked out from it.
     const added = chain[chain.length - 1];
