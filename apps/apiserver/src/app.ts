@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { noAdmission } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
+import { AuditConfigError, PolicyError, type Auditor } from '@keel/audit';
 import {
   buildAuthenticator,
   buildAuthorizer,
@@ -15,6 +16,7 @@ import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
+import { buildAuditor } from './server/audit.js';
 import { authenticationInfo } from './server/authentication-info.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
@@ -25,6 +27,18 @@ export interface CompletedApiServer {
   readonly logging: ApiServerConfig['logging'];
   readonly authn: BuiltAuthenticator;
   readonly authz: BuiltAuthorizer;
+  /** undefined when nothing is audited. */
+  readonly auditor: Auditor | undefined;
+  /** Where the audit sinks report failures; pointed at the logger once there is one. */
+  readonly auditLog: DeferredErrorLog;
+}
+
+/** The audit sinks are built before the logger exists (their files fail start-up); they log later. */
+class DeferredErrorLog {
+  target: Logger | undefined;
+  error(msg: string, kv?: Readonly<Record<string, unknown>>): void {
+    this.target?.error(msg, kv);
+  }
 }
 
 function readPem(path: string | undefined): string {
@@ -37,18 +51,22 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
   try {
     const authn = buildAuthenticator(config.authentication);
     const authz = buildAuthorizer(config.authorization);
+    const auditLog = new DeferredErrorLog();
+    const auditor = buildAuditor(config.audit, auditLog);
     return {
-      config: { config, logging: config.logging, authn, authz },
+      config: { config, logging: config.logging, authn, authz, auditor, auditLog },
       warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings],
     };
   } catch (err) {
-    if (err instanceof ConfigError) return { errors: [err.message] };
+    if (err instanceof ConfigError || err instanceof PolicyError || err instanceof AuditConfigError)
+      return { errors: [err.message] };
     throw err;
   }
 }
 
 async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal): Promise<number> {
   const { config } = done;
+  done.auditLog.target = logger;
   logger.info('Starting Keel API server', {
     version: keelVersion,
     store: config.store.backend.kind,
@@ -59,6 +77,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     storage,
     authenticator: done.authn.authenticator,
     authorizer: done.authz.authorizer,
+    auditor: done.auditor,
     clientCA: done.authn.clientCA ?? '',
     // The configured plugins are built from the admission options once they have a chain to join.
     admission: noAdmission,

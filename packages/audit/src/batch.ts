@@ -5,8 +5,7 @@
  * and waits for every send in flight, so nothing accepted is lost on SIGTERM.
  */
 import { TokenBucketRateLimiter } from '@keel/client';
-import type { Logger } from '@keel/log';
-import type { Backend, Sink } from './sink.js';
+import type { Backend, ErrorLog, Sink } from './sink.js';
 import type { AuditEvent } from './types.js';
 
 export interface BatchOptions {
@@ -30,7 +29,7 @@ export class BatchSink implements Sink {
   constructor(
     private readonly backend: Backend,
     private readonly opts: BatchOptions,
-    private readonly logger: Logger,
+    private readonly logger: ErrorLog,
     private readonly sinkName: string,
   ) {
     this.limiter = opts.throttle ? new TokenBucketRateLimiter(opts.throttle.qps, opts.throttle.burst) : undefined;

@@ -2,15 +2,14 @@
  * The blocking modes: the request waits for the write. `blocking` logs a failed write and
  * carries on; `blocking-strict` reports it, which fails the request at the RequestReceived stage.
  */
-import type { Logger } from '@keel/log';
-import type { Backend, Sink } from './sink.js';
+import type { Backend, ErrorLog, Sink } from './sink.js';
 import type { AuditEvent } from './types.js';
 
 export class BlockingSink implements Sink {
   constructor(
     private readonly backend: Backend,
     private readonly strict: boolean,
-    private readonly logger: Logger,
+    private readonly logger: ErrorLog,
     private readonly sinkName: string,
   ) {}
 

@@ -1,12 +1,10 @@
 /** Builds the sinks the audit options describe: backend, then truncation, then the mode. */
 import { ConnectionConfigError } from '@keel/client';
-import type { Logger } from '@keel/log';
 import { BatchSink, type BatchOptions } from './batch.js';
 import { BlockingSink } from './blocking.js';
 import { LogBackend, type LogFormat } from './log-backend.js';
-import { PolicyError } from './policy.js';
 import type { RotationOptions } from './rotating-file.js';
-import { UnionSink, type Backend, type Sink } from './sink.js';
+import { UnionSink, type Backend, type ErrorLog, type Sink } from './sink.js';
 import { TruncatingBackend, type TruncateOptions } from './truncate.js';
 import type { AuditVersion } from './types.js';
 import { WebhookBackend } from './webhook-backend.js';
@@ -38,7 +36,7 @@ export class AuditConfigError extends Error {
   override readonly name = 'AuditConfigError';
 }
 
-function withMode(backend: Backend, opts: SinkOptions, logger: Logger, name: string): Sink {
+function withMode(backend: Backend, opts: SinkOptions, logger: ErrorLog, name: string): Sink {
   const inner = opts.truncate ? new TruncatingBackend(backend, opts.truncate, opts.version, logger, name) : backend;
   if (opts.mode === 'batch') {
     if (!opts.batch) throw new AuditConfigError(`audit ${name} sink: batch mode needs batch settings`);
@@ -50,7 +48,7 @@ function withMode(backend: Backend, opts: SinkOptions, logger: Logger, name: str
 /** undefined when neither sink is configured. */
 export function buildSinks(
   cfg: { readonly log: LogSinkOptions | undefined; readonly webhook: WebhookSinkOptions | undefined },
-  logger: Logger,
+  logger: ErrorLog,
 ): Sink | undefined {
   const sinks: Sink[] = [];
   if (cfg.log) {

@@ -35,7 +35,7 @@ export {
   type LogSinkOptions,
   type WebhookSinkOptions,
 } from './build.js';
-export type { Sink } from './sink.js';
+export type { Sink, ErrorLog } from './sink.js';
 export type { BatchOptions } from './batch.js';
 export type { TruncateOptions } from './truncate.js';
 export type { RotationOptions } from './rotating-file.js';

@@ -94,7 +94,7 @@ export function loadPolicyFile(path: string): Policy {
 
 /** Validates an already decoded document; `fail` words the error. */
 export function parsePolicy(doc: unknown, fail: (problem: string) => Error = (p) => new PolicyError(p)): Policy {
-  const parsed = policySchema.safeParse(doc);
+  const parsed = policySchema.safeParse(doc, { reportInput: true });
   if (!parsed.success) throw fail(describeIssues(parsed.error.issues));
   const p = parsed.data;
   const policyStages = p.omitStages ?? [];
@@ -161,6 +161,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
         case 'unrecognized_keys':
           return issue.keys.map((k) => `${pathString([...issue.path, k])}: unknown field`);
         case 'invalid_value':
+          if (issue.input === undefined) return [`${at}: required`];
           return [`${at}: expected one of ${issue.values.map((v) => String(v)).join(', ')}, got ${got(issue.input)}`];
         case 'invalid_type':
           return [

@@ -1,5 +1,10 @@
 import type { AuditEvent } from './types.js';
 
+/** Where sinks report what they could not deliver (the server's logger fits). */
+export interface ErrorLog {
+  error(msg: string, kv?: Readonly<Record<string, unknown>>): void;
+}
+
 /** Where events go: a log file, a webhook, or several of them. */
 export interface Sink {
   /**

@@ -12,10 +12,10 @@ function canonical(ip: string): string | undefined {
  * kube's utilnet.SourceIPs: the X-Forwarded-For addresses, then X-Real-Ip unless already listed,
  * then the peer unless it is the last one listed. Unparsable entries are skipped.
  */
-export function sourceIPs(headers: {
-  readonly 'x-forwarded-for'?: string | string[] | undefined;
-  readonly 'x-real-ip'?: string | string[] | undefined;
-}, peer: string | undefined): string[] {
+export function sourceIPs(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  peer: string | undefined,
+): string[] {
   const ips: string[] = [];
   const xff = headers['x-forwarded-for'];
   const xffText = Array.isArray(xff) ? xff.join(',') : xff;

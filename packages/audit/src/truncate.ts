@@ -3,9 +3,8 @@
  * objects (and says so in the `audit.k8s.io/truncated` annotation); if it is still too big it is
  * dropped. Events are then written in batches of at most maxBatchSize serialized bytes.
  */
-import type { Logger } from '@keel/log';
 import { encodeEvent } from './encode.js';
-import type { Backend } from './sink.js';
+import type { Backend, ErrorLog } from './sink.js';
 import { levelAtLeast, type AuditEvent, type AuditVersion } from './types.js';
 
 export interface TruncateOptions {
@@ -18,7 +17,7 @@ export class TruncatingBackend implements Backend {
     private readonly delegate: Backend,
     private readonly opts: TruncateOptions,
     private readonly version: AuditVersion,
-    private readonly logger: Logger,
+    private readonly logger: ErrorLog,
     private readonly sinkName: string,
   ) {}
 

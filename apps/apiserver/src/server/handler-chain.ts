@@ -1,4 +1,5 @@
 import express, { type Express, type RequestHandler } from 'express';
+import type { Auditor } from '@keel/audit';
 import type { Authenticator, Authorizer } from '@keel/auth';
 import type { Logger } from '@keel/log';
 import { withAudit } from '../filters/audit.js';
@@ -15,6 +16,8 @@ export interface HandlerChainConfig {
   readonly logger: Logger;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;
+  /** undefined: nothing is audited. */
+  readonly auditor?: Auditor | undefined;
   readonly strictTransportSecurity: string | undefined;
   readonly corsAllowedOrigins: readonly RegExp[];
   readonly maxRequestsInFlight: number;
@@ -46,7 +49,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withHSTS(config.strictTransportSecurity),
       withCORS(config.corsAllowedOrigins),
       withAuthentication(config.authenticator),
-      withAudit(),
+      withAudit(config.auditor),
       withAuthorization(config.authorizer),
       withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight),
       withTimeout(config.requestTimeoutMs),
