@@ -16,7 +16,10 @@ export class Auditor {
    * The request's audit, or undefined when the policy says None. `metadata` is only called for
    * audited requests, so unaudited ones cost a policy check and nothing more.
    */
-  begin(attrs: RequestAttributes, metadata: () => Omit<RequestMetadata, 'received'>): RequestAudit | undefined {
+  begin(
+    attrs: RequestAttributes,
+    metadata: () => Omit<RequestMetadata, 'received'>,
+  ): RequestAudit | undefined {
     const received = nowInstant();
     const decision = evaluatePolicy(this.policy, attrs);
     if (decision.level === 'None') return undefined;

@@ -32,7 +32,9 @@ export class BatchSink implements Sink {
     private readonly logger: ErrorLog,
     private readonly sinkName: string,
   ) {
-    this.limiter = opts.throttle ? new TokenBucketRateLimiter(opts.throttle.qps, opts.throttle.burst) : undefined;
+    this.limiter = opts.throttle
+      ? new TokenBucketRateLimiter(opts.throttle.qps, opts.throttle.burst)
+      : undefined;
   }
 
   process(events: readonly AuditEvent[]): Promise<boolean> {
@@ -41,7 +43,10 @@ export class BatchSink implements Sink {
         this.dropped++;
         // One line per burst of drops, not per event.
         if (this.dropped === 1 || this.dropped % 1000 === 0)
-          this.logger.error('Audit buffer queue blocked: dropping events', { sink: this.sinkName, dropped: this.dropped });
+          this.logger.error('Audit buffer queue blocked: dropping events', {
+            sink: this.sinkName,
+            dropped: this.dropped,
+          });
         continue;
       }
       this.buffer.push(ev);

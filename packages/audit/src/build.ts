@@ -37,7 +37,9 @@ export class AuditConfigError extends Error {
 }
 
 function withMode(backend: Backend, opts: SinkOptions, logger: ErrorLog, name: string): Sink {
-  const inner = opts.truncate ? new TruncatingBackend(backend, opts.truncate, opts.version, logger, name) : backend;
+  const inner = opts.truncate
+    ? new TruncatingBackend(backend, opts.truncate, opts.version, logger, name)
+    : backend;
   if (opts.mode === 'batch') {
     if (!opts.batch) throw new AuditConfigError(`audit ${name} sink: batch mode needs batch settings`);
     return new BatchSink(inner, opts.batch, logger, name);
@@ -56,8 +58,9 @@ export function buildSinks(
     try {
       backend = new LogBackend(cfg.log);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      throw new AuditConfigError(`--audit-log-path: cannot open ${cfg.log.path} for writing: ${code}`);
+      throw new AuditConfigError(
+        `--audit-log-path: cannot open ${cfg.log.path} for writing: ${(err as Error).message}`,
+      );
     }
     sinks.push(withMode(backend, cfg.log, logger, 'log'));
   }
@@ -66,7 +69,8 @@ export function buildSinks(
     try {
       backend = new WebhookBackend(cfg.webhook);
     } catch (err) {
-      if (err instanceof ConnectionConfigError) throw new AuditConfigError(`--audit-webhook-config-file: ${err.message}`);
+      if (err instanceof ConnectionConfigError)
+        throw new AuditConfigError(`--audit-webhook-config-file: ${err.message}`);
       throw err;
     }
     sinks.push(withMode(backend, cfg.webhook, logger, 'webhook'));
@@ -74,4 +78,3 @@ export function buildSinks(
   if (sinks.length === 0) return undefined;
   return sinks.length === 1 ? sinks[0] : new UnionSink(sinks);
 }
-

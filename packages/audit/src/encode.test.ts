@@ -20,7 +20,10 @@ describe('legacy line (kube audit.EventString)', () => {
   it('quotes each field as Go %q, groups escaped inside', () => {
     // The test process runs in UTC (vitest config sets no TZ); the line uses the local zone.
     const line = legacyLine(event);
-    const ts = process.env['TZ'] === undefined || new Date().getTimezoneOffset() === 0 ? '2024-05-01T10:00:00.12345Z' : line.split(' ')[0];
+    const ts =
+      process.env['TZ'] === undefined || new Date().getTimezoneOffset() === 0
+        ? '2024-05-01T10:00:00.12345Z'
+        : line.split(' ')[0];
     expect(line).toBe(
       `${ts} AUDIT: id="0b3c-1" stage="ResponseComplete" ip="10.0.0.5" method="list" user="jane" ` +
         'groups="\\"dev\\",\\"system:authenticated\\"" as="<self>" asgroups="<lookup>" ' +
@@ -50,7 +53,10 @@ describe('legacy line (kube audit.EventString)', () => {
 
 describe('JSON encoding', () => {
   it('writes Go struct order with MicroTime stamps and HTML-safe escapes', () => {
-    const text = encodeEvent({ ...event, annotations: { 'authorization.k8s.io/reason': '<allowed> & ok' } }, 'audit.k8s.io/v1');
+    const text = encodeEvent(
+      { ...event, annotations: { 'authorization.k8s.io/reason': '<allowed> & ok' } },
+      'audit.k8s.io/v1',
+    );
     expect(text).toBe(
       '{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"0b3c-1","stage":"ResponseComplete",' +
         '"requestURI":"/api/v1/namespaces/default/pods?limit=500","verb":"list",' +

@@ -13,7 +13,14 @@ export {
   type ResponseStatus,
   type Stage,
 } from './types.js';
-export { loadPolicyFile, parsePolicy, PolicyError, type Policy, type PolicyRule, type GroupResources } from './policy.js';
+export {
+  loadPolicyFile,
+  parsePolicy,
+  PolicyError,
+  type Policy,
+  type PolicyRule,
+  type GroupResources,
+} from './policy.js';
 export { evaluatePolicy, type AuditDecision } from './policy-checker.js';
 export { encodeEvent, encodeEventList, legacyLine, wireEvent } from './encode.js';
 export { nowInstant } from './clock.js';

@@ -42,24 +42,74 @@ describe('policy matching (section 12)', () => {
     ['verbs: not listed', { verbs: ['watch'] }, base, false],
     ['namespaces: listed', { namespaces: ['default'] }, base, true],
     ['namespaces: other', { namespaces: ['kube-system'] }, base, false],
-    ['namespaces: "" matches cluster-scoped', { namespaces: [''] }, { ...base, namespace: '', resource: 'nodes' }, true],
+    [
+      'namespaces: "" matches cluster-scoped',
+      { namespaces: [''] },
+      { ...base, namespace: '', resource: 'nodes' },
+      true,
+    ],
     ['namespaces make it a resource rule', { namespaces: ['default'] }, nonResource('/api'), false],
     ['resources: core group pods', { resources: [{ group: '', resources: ['pods'] }] }, base, true],
     ['resources: group omitted is core', { resources: [{ resources: ['pods'] }] }, base, true],
     ['resources: other group', { resources: [{ group: 'apps', resources: ['pods'] }] }, base, false],
-    ['resources: group "*" matches any group', { resources: [{ group: '*', resources: ['events'] }] }, { ...base, apiGroup: 'events.k8s.io', resource: 'events' }, true],
-    ['resources: group without resources matches the whole group', { resources: [{ group: '' }] }, base, true],
+    [
+      'resources: group "*" matches any group',
+      { resources: [{ group: '*', resources: ['events'] }] },
+      { ...base, apiGroup: 'events.k8s.io', resource: 'events' },
+      true,
+    ],
+    [
+      'resources: group without resources matches the whole group',
+      { resources: [{ group: '' }] },
+      base,
+      true,
+    ],
     ['resources: "*"', { resources: [{ resources: ['*'] }] }, { ...base, subresource: 'log' }, true],
-    ['resources: "pods" does not match pods/log', { resources: [{ resources: ['pods'] }] }, { ...base, subresource: 'log' }, false],
-    ['resources: "pods/log"', { resources: [{ resources: ['pods/log'] }] }, { ...base, subresource: 'log' }, true],
-    ['resources: "*/status" on pods/status', { resources: [{ resources: ['*/status'] }] }, { ...base, subresource: 'status' }, true],
+    [
+      'resources: "pods" does not match pods/log',
+      { resources: [{ resources: ['pods'] }] },
+      { ...base, subresource: 'log' },
+      false,
+    ],
+    [
+      'resources: "pods/log"',
+      { resources: [{ resources: ['pods/log'] }] },
+      { ...base, subresource: 'log' },
+      true,
+    ],
+    [
+      'resources: "*/status" on pods/status',
+      { resources: [{ resources: ['*/status'] }] },
+      { ...base, subresource: 'status' },
+      true,
+    ],
     ['resources: "*/status" not on pods', { resources: [{ resources: ['*/status'] }] }, base, false],
     ['resources: "pods/*" on pods', { resources: [{ resources: ['pods/*'] }] }, base, true],
-    ['resources: "pods/*" on pods/exec', { resources: [{ resources: ['pods/*'] }] }, { ...base, subresource: 'exec' }, true],
-    ['resources: "pods/*" not on nodes', { resources: [{ resources: ['pods/*'] }] }, { ...base, resource: 'nodes' }, false],
+    [
+      'resources: "pods/*" on pods/exec',
+      { resources: [{ resources: ['pods/*'] }] },
+      { ...base, subresource: 'exec' },
+      true,
+    ],
+    [
+      'resources: "pods/*" not on nodes',
+      { resources: [{ resources: ['pods/*'] }] },
+      { ...base, resource: 'nodes' },
+      false,
+    ],
     ['resourceNames: listed', { resources: [{ resources: ['pods'], resourceNames: ['p1'] }] }, base, true],
-    ['resourceNames: other name', { resources: [{ resources: ['pods'], resourceNames: ['p2'] }] }, base, false],
-    ['resources never match non-resource requests', { resources: [{ resources: ['*'] }] }, nonResource('/api'), false],
+    [
+      'resourceNames: other name',
+      { resources: [{ resources: ['pods'], resourceNames: ['p2'] }] },
+      base,
+      false,
+    ],
+    [
+      'resources never match non-resource requests',
+      { resources: [{ resources: ['*'] }] },
+      nonResource('/api'),
+      false,
+    ],
     ['nonResourceURLs: exact', { nonResourceURLs: ['/version'] }, nonResource('/version'), true],
     ['nonResourceURLs: exact only', { nonResourceURLs: ['/version'] }, nonResource('/version/x'), false],
     ['nonResourceURLs: prefix*', { nonResourceURLs: ['/healthz*'] }, nonResource('/healthz/etcd'), true],
@@ -78,7 +128,9 @@ describe('policy matching (section 12)', () => {
       { level: 'Metadata' },
     ]);
     expect(evaluatePolicy(p, base).level).toBe('RequestResponse');
-    expect(evaluatePolicy(p, { ...base, user: { name: 'system:kube-proxy', groups: [] } }).level).toBe('None');
+    expect(evaluatePolicy(p, { ...base, user: { name: 'system:kube-proxy', groups: [] } }).level).toBe(
+      'None',
+    );
     expect(evaluatePolicy(p, { ...base, namespace: 'other' }).level).toBe('Metadata');
   });
 
@@ -100,13 +152,9 @@ describe('policy matching (section 12)', () => {
   });
 
   it('omitManagedFields: a rule overrides the policy default', () => {
-    const p = policy(
-      [
-        { level: 'Request', verbs: ['get'], omitManagedFields: false },
-        { level: 'Request' },
-      ],
-      { omitManagedFields: true },
-    );
+    const p = policy([{ level: 'Request', verbs: ['get'], omitManagedFields: false }, { level: 'Request' }], {
+      omitManagedFields: true,
+    });
     expect(evaluatePolicy(p, base).omitManagedFields).toBe(false);
     expect(evaluatePolicy(p, { ...base, verb: 'list' }).omitManagedFields).toBe(true);
   });
@@ -123,21 +171,45 @@ describe('policy files', () => {
   it('reads YAML and JSON, v1 and v1beta1', () => {
     const yaml = file('p.yaml', 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
     expect(loadPolicyFile(yaml).rules[0]?.level).toBe('Metadata');
-    const json = file('p.json', JSON.stringify({ apiVersion: 'audit.k8s.io/v1beta1', kind: 'Policy', rules: [{ level: 'None' }] }));
+    const json = file(
+      'p.json',
+      JSON.stringify({ apiVersion: 'audit.k8s.io/v1beta1', kind: 'Policy', rules: [{ level: 'None' }] }),
+    );
     expect(loadPolicyFile(json).rules[0]?.level).toBe('None');
   });
 
   it.each([
-    ['rules:\n- level: Loud\n', 'rules[0].level: expected one of None, Metadata, Request, RequestResponse, got string "Loud"'],
+    [
+      'rules:\n- level: Loud\n',
+      'rules[0].level: expected one of None, Metadata, Request, RequestResponse, got string "Loud"',
+    ],
     ['rules:\n- verbs: [get]\n', 'rules[0].level: required'],
     ['rules: []\n', 'rules: expected at least one rule'],
-    ['rules:\n- level: None\n  omitStages: [Sometime]\n', 'rules[0].omitStages[0]: expected one of RequestReceived, ResponseStarted, ResponseComplete, Panic, got string "Sometime"'],
+    [
+      'rules:\n- level: None\n  omitStages: [Sometime]\n',
+      'rules[0].omitStages[0]: expected one of RequestReceived, ResponseStarted, ResponseComplete, Panic, got string "Sometime"',
+    ],
     ['rules:\n- level: None\n  user: [x]\n', 'rules[0].user: unknown field'],
-    ['rules:\n- level: None\n  nonResourceURLs: [healthz]\n', "rules[0].nonResourceURLs[0]: non-resource URL rules must begin with a '/' character"],
-    ['rules:\n- level: None\n  nonResourceURLs: ["/a*b"]\n', "rules[0].nonResourceURLs[0]: non-resource URL wildcards '*' must be the final character"],
-    ['rules:\n- level: None\n  nonResourceURLs: ["/x"]\n  namespaces: [a]\n', 'rules[0].nonResourceURLs: rules cannot apply to both'],
-    ['rules:\n- level: None\n  resources: [{group: "apps/v1"}]\n', 'rules[0].resources[0].group: expected a DNS subdomain'],
-    ['rules:\n- level: None\n  resources: [{resourceNames: [x]}]\n', 'rules[0].resources[0].resourceNames: using resourceNames requires at least one resource'],
+    [
+      'rules:\n- level: None\n  nonResourceURLs: [healthz]\n',
+      "rules[0].nonResourceURLs[0]: non-resource URL rules must begin with a '/' character",
+    ],
+    [
+      'rules:\n- level: None\n  nonResourceURLs: ["/a*b"]\n',
+      "rules[0].nonResourceURLs[0]: non-resource URL wildcards '*' must be the final character",
+    ],
+    [
+      'rules:\n- level: None\n  nonResourceURLs: ["/x"]\n  namespaces: [a]\n',
+      'rules[0].nonResourceURLs: rules cannot apply to both',
+    ],
+    [
+      'rules:\n- level: None\n  resources: [{group: "apps/v1"}]\n',
+      'rules[0].resources[0].group: expected a DNS subdomain',
+    ],
+    [
+      'rules:\n- level: None\n  resources: [{resourceNames: [x]}]\n',
+      'rules[0].resources[0].resourceNames: using resourceNames requires at least one resource',
+    ],
   ])('%j fails naming the file and field', (body, message) => {
     const p = file('bad.yaml', `apiVersion: audit.k8s.io/v1\nkind: Policy\n${body}`);
     expect(() => loadPolicyFile(p)).toThrow(PolicyError);

@@ -93,7 +93,10 @@ export function loadPolicyFile(path: string): Policy {
 }
 
 /** Validates an already decoded document; `fail` words the error. */
-export function parsePolicy(doc: unknown, fail: (problem: string) => Error = (p) => new PolicyError(p)): Policy {
+export function parsePolicy(
+  doc: unknown,
+  fail: (problem: string) => Error = (p) => new PolicyError(p),
+): Policy {
   const parsed = policySchema.safeParse(doc, { reportInput: true });
   if (!parsed.success) throw fail(describeIssues(parsed.error.issues));
   const p = parsed.data;
@@ -108,21 +111,27 @@ export function parsePolicy(doc: unknown, fail: (problem: string) => Error = (p)
         problems.push(`${at}.resources[${j}].group: expected a DNS subdomain (e.g. "apps"), got "${group}"`);
       const names = g.resourceNames ?? [];
       if (names.length > 0 && (g.resources ?? []).length === 0)
-        problems.push(`${at}.resources[${j}].resourceNames: using resourceNames requires at least one resource`);
+        problems.push(
+          `${at}.resources[${j}].resourceNames: using resourceNames requires at least one resource`,
+        );
       return { group, resources: g.resources ?? [], resourceNames: names };
     });
     const urls = r.nonResourceURLs ?? [];
     urls.forEach((u, j) => {
       if (u === '*') return;
       if (!u.startsWith('/'))
-        problems.push(`${at}.nonResourceURLs[${j}]: non-resource URL rules must begin with a '/' character, got "${u}"`);
+        problems.push(
+          `${at}.nonResourceURLs[${j}]: non-resource URL rules must begin with a '/' character, got "${u}"`,
+        );
       if (u.slice(0, -1).includes('*'))
         problems.push(
           `${at}.nonResourceURLs[${j}]: non-resource URL wildcards '*' must be the final character of the rule, got "${u}"`,
         );
     });
     if (urls.length > 0 && (resources.length > 0 || (r.namespaces ?? []).length > 0))
-      problems.push(`${at}.nonResourceURLs: rules cannot apply to both regular resources and non-resource URLs`);
+      problems.push(
+        `${at}.nonResourceURLs: rules cannot apply to both regular resources and non-resource URLs`,
+      );
     return {
       level: r.level,
       users: r.users ?? [],
@@ -141,7 +150,8 @@ export function parsePolicy(doc: unknown, fail: (problem: string) => Error = (p)
 
 function pathString(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
   return out || '(top level)';
 }
 
@@ -162,7 +172,9 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
           return issue.keys.map((k) => `${pathString([...issue.path, k])}: unknown field`);
         case 'invalid_value':
           if (issue.input === undefined) return [`${at}: required`];
-          return [`${at}: expected one of ${issue.values.map((v) => String(v)).join(', ')}, got ${got(issue.input)}`];
+          return [
+            `${at}: expected one of ${issue.values.map((v) => String(v)).join(', ')}, got ${got(issue.input)}`,
+          ];
         case 'invalid_type':
           return [
             issue.input === undefined

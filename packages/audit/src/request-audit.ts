@@ -28,7 +28,12 @@ export interface UserLike {
 }
 
 export function eventUser(u: UserLike): EventUser {
-  const out: { username?: string; uid?: string; groups?: readonly string[]; extra?: Record<string, readonly string[]> } = {};
+  const out: {
+    username?: string;
+    uid?: string;
+    groups?: readonly string[];
+    extra?: Record<string, readonly string[]>;
+  } = {};
   if (u.name !== '') out.username = u.name;
   if (u.uid !== '') out.uid = u.uid;
   if (u.groups.length > 0) out.groups = u.groups;
@@ -82,7 +87,9 @@ export class RequestAudit {
   ) {
     this.omitStages = new Set(decision.omitStages);
     const ua =
-      meta.userAgent.length > MAX_USER_AGENT ? `${meta.userAgent.slice(0, MAX_USER_AGENT)}...TRUNCATED` : meta.userAgent;
+      meta.userAgent.length > MAX_USER_AGENT
+        ? `${meta.userAgent.slice(0, MAX_USER_AGENT)}...TRUNCATED`
+        : meta.userAgent;
     this.event = {
       level: decision.level,
       auditID: meta.auditID,
@@ -172,7 +179,12 @@ export class RequestAudit {
     this.done = true;
     if (code === undefined) {
       if (!this.event.responseStatus)
-        this.event.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
+        this.event.responseStatus = {
+          metadata: {},
+          status: 'Success',
+          message: 'Connection closed early',
+          code: 200,
+        };
     } else {
       this.setCode(code);
     }

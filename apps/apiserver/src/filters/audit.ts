@@ -22,7 +22,8 @@ export function auditRequestBody(req: IncomingMessage, raw: Buffer): void {
   if (!audit || raw.length === 0) return;
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   try {
-    if (type === '' || type.endsWith('json') || type === '*/*') audit.requestObject(JSON.parse(raw.toString('utf8')));
+    if (type === '' || type.endsWith('json') || type === '*/*')
+      audit.requestObject(JSON.parse(raw.toString('utf8')));
     else if (type.endsWith('yaml')) audit.requestObject(parseYaml(raw.toString('utf8')));
   } catch {
     // A body the handler refuses is answered with a 400; the event simply goes without it.
@@ -33,7 +34,8 @@ const STATUS_HEAD = /"kind":\s*"Status"/;
 
 function chunkText(chunk: unknown, encoding: unknown): string | undefined {
   if (typeof chunk === 'string') return chunk;
-  if (Buffer.isBuffer(chunk)) return chunk.toString(typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  if (Buffer.isBuffer(chunk))
+    return chunk.toString(typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   return undefined;
 }
 
@@ -42,7 +44,12 @@ function chunkText(chunk: unknown, encoding: unknown): string | undefined {
  * wants it (or when it is a Status, which goes into responseStatus), and ResponseComplete before
  * the response is let go, so a blocking sink's write finishes before the client has the answer.
  */
-function followResponse(res: ServerResponse, audit: RequestAudit, longRunning: boolean, onEnd: () => void): void {
+function followResponse(
+  res: ServerResponse,
+  audit: RequestAudit,
+  longRunning: boolean,
+  onEnd: () => void,
+): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { TestPKI, writeKubeconfig } from '@keel/testing';
+import { writeKubeconfig, type TestPKI } from '@keel/testing';
 
 export interface AuditEventJson {
   readonly level: string;
@@ -85,7 +85,10 @@ export class AuditReceiver {
   async until(pred: (events: AuditEventJson[]) => boolean, timeoutMs = 10_000): Promise<AuditEventJson[]> {
     const deadline = Date.now() + timeoutMs;
     while (!pred(this.events)) {
-      if (Date.now() > deadline) throw new Error(`audit events not received: ${JSON.stringify(this.events.map((e) => [e.stage, e.requestURI]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `audit events not received: ${JSON.stringify(this.events.map((e) => [e.stage, e.requestURI]))}`,
+        );
       await new Promise((r) => setTimeout(r, 25));
     }
     return this.events;
