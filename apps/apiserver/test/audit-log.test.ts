@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { apiServerEntry, runNode, TestApiServer } from '@keel/testing';
+import { apiServerEntry, runNode, TestApiServer, USER_TOKEN } from '@keel/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENTS, eventBody } from './support/fixtures.js';
 import { exited, signal } from './support/lifecycle.js';
@@ -79,6 +79,30 @@ describe('audit log sink', () => {
     });
   });
 
+  it("a refused request is audited with the authorizer's forbid and reason", async () => {
+    const log = join(dir, 'forbid.log');
+    const server = await start([`--audit-log-path=${log}`, '--authorization-mode=AlwaysDeny']);
+    const r = await server.request('GET', EVENTS, { token: USER_TOKEN });
+    expect(r.status).toBe(403);
+    await stop(server);
+    const events = readFileSync(log, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e['auditID'] === auditID(r));
+    expect(events.map((e) => e['stage'])).toEqual(['RequestReceived', 'ResponseComplete']);
+    // Authorization runs after RequestReceived was recorded, so only the later stage has it.
+    expect(events[0]).not.toHaveProperty('annotations');
+    expect(events[1]).toMatchObject({
+      user: { username: 'alice' },
+      annotations: {
+        'authorization.k8s.io/decision': 'forbid',
+        'authorization.k8s.io/reason': expect.any(String) as string,
+      },
+      responseStatus: { status: 'Failure', reason: 'Forbidden', code: 403 },
+    });
+  });
+
   it('legacy: the one-line text format', async () => {
     const log = join(dir, 'legacy.log');
     const server = await start([`--audit-log-path=${log}`, '--audit-log-format=legacy']);
@@ -143,6 +167,38 @@ describe('audit log sink', () => {
         expect(text.length).toBeLessThanOrEqual(1024 * 1024);
       }
     }
+  });
+
+  it('rotation: --audit-log-maxage removes backups older than that many days, by the name', async () => {
+    const sub = join(dir, 'rotate-age');
+    mkdirSync(sub, { recursive: true });
+    const stamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/Z$/, '');
+    const old = `audit-${stamp(new Date(Date.now() - 3 * 86_400_000))}.log`;
+    const young = `audit-${stamp(new Date(Date.now() - 3_600_000))}.log`;
+    writeFileSync(join(sub, old), '{}\n');
+    writeFileSync(join(sub, young), '{}\n');
+    const server = await start([
+      `--audit-log-path=${join(sub, 'audit.log')}`,
+      '--audit-log-maxsize=1',
+      '--audit-log-maxage=2',
+    ]);
+    for (let i = 0; i < 2; i++) {
+      const r = await server.request('POST', CMS, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `age-${i}` },
+          data: { k: 'x'.repeat(300_000) },
+        },
+      });
+      expect(r.status).toBe(201);
+    }
+    await stop(server);
+    const names = readdirSync(sub);
+    expect(names).not.toContain(old);
+    expect(names).toContain(young);
+    // The young one, the current file, and the one the rotation made.
+    expect(names).toHaveLength(3);
   });
 
   it('blocking-strict fails the request when the event cannot be written; blocking does not', async () => {
