@@ -17,12 +17,14 @@ export interface BatchOptions {
 }
 
 export class BatchSink implements Sink {
+  /** Accepted events not yet handed to the backend, throttled batches included. */
   private buffer: AuditEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The timer fired (or shutdown began): send a batch even if it is short. */
+  private flushDue = false;
+  private pumping: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly limiter: TokenBucketRateLimiter | undefined;
-  /** Batches are handed out in order, each after its throttle token. */
-  private sending: Promise<void> = Promise.resolve();
   private stopped = false;
   private dropped = 0;
 
@@ -41,7 +43,7 @@ export class BatchSink implements Sink {
     for (const ev of events) {
       if (this.stopped || this.buffer.length >= this.opts.bufferSize) {
         this.dropped++;
-        // One line per burst of drops, not per event.
+        // One line per burst of drops, not one per event.
         if (this.dropped === 1 || this.dropped % 1000 === 0)
           this.logger.error('Audit buffer queue blocked: dropping events', {
             sink: this.sinkName,
@@ -51,44 +53,61 @@ export class BatchSink implements Sink {
       }
       this.buffer.push(ev);
     }
-    while (this.buffer.length >= this.opts.maxBatchSize) this.flush();
-    if (this.buffer.length > 0 && !this.timer) {
+    if (this.buffer.length > 0 && !this.timer && !this.flushDue) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        this.flush();
+        this.flushDue = true;
+        this.pump();
       }, this.opts.maxBatchWaitMs);
     }
+    if (this.buffer.length >= this.opts.maxBatchSize) this.pump();
     return Promise.resolve(true);
   }
 
-  private flush(): void {
-    if (this.buffer.length === 0) return;
-    const batch = this.buffer.splice(0, this.opts.maxBatchSize);
-    if (this.buffer.length === 0 && this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+  /** Hands batches to the backend, one throttle token each, while there are batches to send. */
+  private pump(): void {
+    this.pumping ??= this.sendBatches().finally(() => {
+      this.pumping = undefined;
+      // Events that arrived while the last token was awaited.
+      if (this.buffer.length >= this.opts.maxBatchSize || (this.flushDue && this.buffer.length > 0))
+        this.pump();
+    });
+  }
+
+  private async sendBatches(): Promise<void> {
+    while (this.buffer.length >= this.opts.maxBatchSize || (this.flushDue && this.buffer.length > 0)) {
+      await this.limiter?.wait();
+      const batch = this.buffer.splice(0, this.opts.maxBatchSize);
+      if (batch.length < this.opts.maxBatchSize || this.buffer.length === 0) this.flushDue = this.stopped;
+      // Batches are written concurrently, as kube's goroutine per batch; shutdown waits for all.
+      const sent: Promise<void> = this.backend
+        .write(batch)
+        .catch((err: unknown) => {
+          this.logger.error('Failed to write a batch of audit events', {
+            sink: this.sinkName,
+            events: batch.length,
+            err,
+          });
+        })
+        .finally(() => this.inFlight.delete(sent));
+      this.inFlight.add(sent);
+      if (this.buffer.length > 0 && !this.timer && !this.flushDue) {
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.flushDue = true;
+          this.pump();
+        }, this.opts.maxBatchWaitMs);
+      }
     }
-    const limiter = this.limiter;
-    const ready = this.sending.then(() => limiter?.wait());
-    this.sending = ready.catch(() => undefined);
-    const sent = ready
-      .then(() => this.backend.write(batch))
-      .catch((err: unknown) => {
-        this.logger.error('Failed to write a batch of audit events', {
-          sink: this.sinkName,
-          events: batch.length,
-          err,
-        });
-      })
-      .finally(() => this.inFlight.delete(sent));
-    this.inFlight.add(sent);
   }
 
   async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.buffer.length > 0) this.flush();
+    this.flushDue = true;
+    this.pump();
+    while (this.pumping) await this.pumping;
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
     await this.backend.close();
   }
