@@ -154,6 +154,21 @@ describe('audit webhook: every level', () => {
     expect(receiver.eventsFor(auditID(v))[0]).not.toHaveProperty('objectRef');
   });
 
+  it('a request authentication refused is one ResponseStarted event without a user', async () => {
+    const r = await server.request('GET', EVENTS, { token: 'not-a-token' });
+    expect(r.status).toBe(401);
+    await receiver.until(() => receiver.eventsFor(auditID(r)).length === 1);
+    const [event] = receiver.eventsFor(auditID(r));
+    expect(event).toMatchObject({
+      level: 'Metadata',
+      stage: 'ResponseStarted',
+      user: {},
+      verb: 'list',
+      responseStatus: { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 },
+    });
+    expect(event).not.toHaveProperty('annotations');
+  });
+
   it('a watch has ResponseStarted, then ResponseComplete when it ends', async () => {
     const watch = await openWatch(server, `${EVENTS}?watch=true&timeoutSeconds=1`);
     expect(watch.status).toBe(200);

@@ -163,6 +163,11 @@ export class RequestAudit {
     }
   }
 
+  /** A request refused by authentication: its one event is ResponseStarted with this message. */
+  authenticationFailed(message: string): void {
+    this.event.responseStatus = { metadata: {}, message, code: 0 };
+  }
+
   /** The RequestReceived event; false when a blocking-strict sink could not record it. */
   received(): Promise<boolean> {
     return this.emit('RequestReceived', this.event.requestReceivedTimestamp);

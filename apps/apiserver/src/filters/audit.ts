@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { TLSSocket } from 'node:tls';
+import type { Request, RequestHandler, Response } from 'express';
 import { parse as parseYaml } from 'yaml';
 import { sourceIPs, type Auditor, type RequestAudit } from '@keel/audit';
 import type { UserInfo } from '@keel/auth';
@@ -95,6 +96,83 @@ function followResponse(
   res.once('close', () => void audit.complete(res.headersSent ? res.statusCode : undefined));
 }
 
+function begin(
+  auditor: Auditor,
+  req: Request,
+  res: Response,
+  entered: UserInfo | undefined,
+): RequestAudit | undefined {
+  const ctx = context(res);
+  const { info } = ctx;
+  return auditor.begin(
+    {
+      user: entered,
+      verb: info.verb,
+      isResourceRequest: info.isResourceRequest,
+      path: info.path,
+      namespace: info.namespace,
+      apiGroup: info.apiGroup,
+      resource: info.resource,
+      subresource: info.subresource,
+      name: info.name,
+    },
+    () => ({
+      auditID: ctx.auditID,
+      requestURI: req.originalUrl,
+      verb: info.verb,
+      user: entered ?? { name: '', uid: '', groups: [], extra: {} },
+      sourceIPs: sourceIPs(req.headers, req.socket.remoteAddress),
+      userAgent: req.headers['user-agent'] ?? '',
+      objectRef: info.isResourceRequest
+        ? {
+            ...(info.resource ? { resource: info.resource } : {}),
+            ...(info.namespace ? { namespace: info.namespace } : {}),
+            ...(info.name ? { name: info.name } : {}),
+            ...(info.apiGroup ? { apiGroup: info.apiGroup } : {}),
+            ...(info.apiVersion ? { apiVersion: info.apiVersion } : {}),
+            ...(info.subresource ? { subresource: info.subresource } : {}),
+          }
+        : undefined,
+    }),
+  );
+}
+
+/** kube's getAuthMethods: what the refused request tried. */
+function attemptedMethods(req: Request, res: Response): string {
+  const methods: string[] = [];
+  const auth = (req.headers.authorization ?? '').trim();
+  const scheme = auth.split(' ');
+  if (/^basic$/i.test(scheme[0] ?? '') && Buffer.from(scheme[1] ?? '', 'base64').includes(':'))
+    methods.push('basic');
+  if (scheme.length > 1 && (scheme[0] ?? '').toLowerCase() === 'bearer') methods.push('bearer');
+  if ((context(res).url.searchParams.get('access_token') ?? '').trim() !== '') methods.push('access_token');
+  const peer = (req.socket as TLSSocket).getPeerCertificate?.();
+  if (peer && Object.keys(peer).length > 0) methods.push('x509');
+  return methods.length > 0
+    ? `Authentication failed, attempted: ${methods.join(', ')}`
+    : 'Authentication failed, no credentials provided';
+}
+
+/**
+ * A request authentication refused is audited too (kube's failed-authentication audit): one
+ * ResponseStarted event, no user, the 401's code and what was attempted.
+ */
+export function auditFailedAuthentication(auditor: Auditor | undefined, req: Request, res: Response): void {
+  if (!auditor) return;
+  const audit = begin(auditor, req, res, undefined);
+  if (!audit) return;
+  audit.authenticationFailed(attemptedMethods(req, res));
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
+  let started = false;
+  Object.assign(res, {
+    writeHead(...args: unknown[]) {
+      if (!started) void audit.responseStarted(Number(args[0]));
+      started = true;
+      return writeHead(...args);
+    },
+  });
+}
+
 /**
  * Audits requests as the policy says: after authentication (the event names the user), before
  * impersonation and authorization (refused requests are audited too). Without an auditor (no
@@ -109,39 +187,8 @@ export function withAudit(auditor?: Auditor): RequestHandler {
   }
   return function auditFilter(req, res, next) {
     const ctx = context(res);
-    const { info } = ctx;
     const entered: UserInfo | undefined = ctx.user;
-    const audit = auditor.begin(
-      {
-        user: entered,
-        verb: info.verb,
-        isResourceRequest: info.isResourceRequest,
-        path: info.path,
-        namespace: info.namespace,
-        apiGroup: info.apiGroup,
-        resource: info.resource,
-        subresource: info.subresource,
-        name: info.name,
-      },
-      () => ({
-        auditID: ctx.auditID,
-        requestURI: req.originalUrl,
-        verb: info.verb,
-        user: entered ?? { name: '', uid: '', groups: [], extra: {} },
-        sourceIPs: sourceIPs(req.headers, req.socket.remoteAddress),
-        userAgent: req.headers['user-agent'] ?? '',
-        objectRef: info.isResourceRequest
-          ? {
-              ...(info.resource ? { resource: info.resource } : {}),
-              ...(info.namespace ? { namespace: info.namespace } : {}),
-              ...(info.name ? { name: info.name } : {}),
-              ...(info.apiGroup ? { apiGroup: info.apiGroup } : {}),
-              ...(info.apiVersion ? { apiVersion: info.apiVersion } : {}),
-              ...(info.subresource ? { subresource: info.subresource } : {}),
-            }
-          : undefined,
-      }),
-    );
+    const audit = begin(auditor, req, res, entered);
     if (!audit) {
       next();
       return;

@@ -48,7 +48,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withAuditID(),
       withHSTS(config.strictTransportSecurity),
       withCORS(config.corsAllowedOrigins),
-      withAuthentication(config.authenticator),
+      withAuthentication(config.authenticator, config.auditor),
       withAudit(config.auditor),
       withAuthorization(config.authorizer),
       withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight),
