@@ -18,18 +18,28 @@ const event: AuditEvent = {
 
 describe('legacy line (kube audit.EventString)', () => {
   it('quotes each field as Go %q, groups escaped inside', () => {
-    // The test process runs in UTC (vitest config sets no TZ); the line uses the local zone.
     const line = legacyLine(event);
-    const ts =
-      process.env['TZ'] === undefined || new Date().getTimezoneOffset() === 0
-        ? '2024-05-01T10:00:00.12345Z'
-        : line.split(' ')[0];
+    // The line is in the server's local zone; in UTC it is exactly Go's RFC3339Nano.
+    const ts = new Date(0).getTimezoneOffset() === 0 ? '2024-05-01T10:00:00.12345Z' : line.split(' ')[0];
     expect(line).toBe(
       `${ts} AUDIT: id="0b3c-1" stage="ResponseComplete" ip="10.0.0.5" method="list" user="jane" ` +
         'groups="\\"dev\\",\\"system:authenticated\\"" as="<self>" asgroups="<lookup>" ' +
         'user-agent="kubectl/v1.34.1 (linux/amd64) kubernetes/abc" namespace="default" ' +
         'uri="/api/v1/namespaces/default/pods?limit=500" response="200"',
     );
+  });
+
+  it('writes the time in the local zone with its offset, as a Go time.Now() prints', () => {
+    const saved = process.env['TZ'];
+    process.env['TZ'] = 'Asia/Kolkata';
+    try {
+      expect(legacyLine(event).split(' ')[0]).toBe('2024-05-01T15:30:00.12345+05:30');
+      process.env['TZ'] = 'UTC';
+      expect(legacyLine(event).split(' ')[0]).toBe('2024-05-01T10:00:00.12345Z');
+    } finally {
+      if (saved === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = saved;
+    }
   });
 
   it('fills the placeholders for what is missing', () => {
