@@ -103,6 +103,17 @@ describe('audit log sink', () => {
     });
   });
 
+  it('--audit-log-path=- writes to standard out', async () => {
+    const server = await start(['--audit-log-path=-']);
+    const r = await server.request('GET', `${EVENTS}/x`);
+    await stop(server);
+    const events = server.process.stdout
+      .split('\n')
+      .filter((l) => l.includes(auditID(r)))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.map((e) => e['stage'])).toEqual(['RequestReceived', 'ResponseComplete']);
+  });
+
   it('legacy: the one-line text format', async () => {
     const log = join(dir, 'legacy.log');
     const server = await start([`--audit-log-path=${log}`, '--audit-log-format=legacy']);
