@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { buildAdmissionChain } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
+import { AuditConfigError, PolicyError, type Auditor } from '@keel/audit';
 import {
   buildAuthenticator,
   buildAuthorizer,
@@ -21,6 +22,7 @@ import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
 import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
+import { buildAuditor } from './server/audit.js';
 import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
 import { RbacInformers } from './server/rbac-informers.js';
@@ -42,6 +44,18 @@ export interface CompletedApiServer {
   readonly rbacIndex: rbac.RbacRuleIndex;
   /** What the Node authorization mode decides from; fed once the store is open. */
   readonly nodeGraph: NodeGraph | undefined;
+  /** undefined when nothing is audited. */
+  readonly auditor: Auditor | undefined;
+  /** Where the audit sinks report failures; pointed at the logger once there is one. */
+  readonly auditLog: DeferredErrorLog;
+}
+
+/** The audit sinks are built before the logger exists (their files fail start-up); they log later. */
+class DeferredErrorLog {
+  target: Logger | undefined;
+  error(msg: string, kv?: Readonly<Record<string, unknown>>): void {
+    this.target?.error(msg, kv);
+  }
 }
 
 function readPem(path: string | undefined): string {
@@ -57,6 +71,8 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
     const rbacIndex = new rbac.RbacRuleIndex();
     const nodeGraph = config.authorization.modes.includes('Node') ? new NodeGraph() : undefined;
     const authz = buildAuthorizer(config.authorization, { rbacIndex, ...(nodeGraph ? { nodeGraph } : {}) });
+    const auditLog = new DeferredErrorLog();
+    const auditor = buildAuditor(config.audit, auditLog);
     const serviceAccounts = buildServiceAccountIssuer(config.authentication, {
       externalHost: config.serverRun.externalHostname || config.advertiseAddress || hostname(),
       port: config.secureServing.port,
@@ -71,11 +87,14 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
         tokenGetter,
         rbacIndex,
         nodeGraph,
+        auditor,
+        auditLog,
       },
       warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings, ...serviceAccounts.warnings],
     };
   } catch (err) {
-    if (err instanceof ConfigError) return { errors: [err.message] };
+    if (err instanceof ConfigError || err instanceof PolicyError || err instanceof AuditConfigError)
+      return { errors: [err.message] };
     throw err;
   }
 }
@@ -84,6 +103,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   const { config } = done;
   done.authn.logTo?.(logger);
   done.authz.logTo?.(logger);
+  done.auditLog.target = logger;
   logger.info('Starting Keel API server', {
     version: keelVersion,
     store: config.store.backend.kind,
@@ -108,6 +128,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     storage,
     authenticator: done.authn.authenticator,
     authorizer: done.authz.authorizer,
+    auditor: done.auditor,
     clientCA: done.authn.clientCA ?? '',
     admission,
     informersSynced: () => rbacInformers.waitForSync(),

@@ -35,4 +35,10 @@ export interface AdmissionAttributes {
   readonly oldObject: AdmittedObject | undefined;
   readonly user: UserInfo;
   readonly dryRun: boolean;
+  /**
+   * Records an annotation on the request's audit event (kube's Attributes.AddAnnotation); keys
+   * are the plugin's own, e.g. `pod-security.kubernetes.io/enforce-policy`. Absent when the
+   * request is not audited.
+   */
+  readonly addAnnotation?: (key: string, value: string) => void;
 }

@@ -6,7 +6,9 @@ import {
   warningHeaderValue,
   type Authenticator,
 } from '@keel/auth';
+import type { Auditor } from '@keel/audit';
 import { writeError } from '../endpoints/respond.js';
+import { auditFailedAuthentication } from './audit.js';
 import { context } from './context.js';
 
 /**
@@ -14,13 +16,14 @@ import { context } from './context.js';
  * credentials are anonymous when that is on (the authenticator chain decides), else a 401.
  * On success the credentials are removed so nothing further down can see or forward them.
  */
-export function withAuthentication(authenticator: Authenticator): RequestHandler {
+export function withAuthentication(authenticator: Authenticator, auditor?: Auditor): RequestHandler {
   return function authenticationFilter(req, res, next) {
     const ctx = newAuthenticationContext();
     authenticator.authenticate(req, ctx).then(
       (outcome) => {
         if (ctx.warnings.length > 0) res.setHeader('Warning', ctx.warnings.map(warningHeaderValue));
         if (!outcome || !('user' in outcome)) {
+          auditFailedAuthentication(auditor, req, res);
           writeError(req, res, unauthorized());
           return;
         }

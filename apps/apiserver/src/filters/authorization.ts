@@ -1,7 +1,9 @@
 import type { RequestHandler } from 'express';
 import { forbiddenByAuthorizer } from '@keel/apimachinery';
+import { DECISION_ANNOTATION, REASON_ANNOTATION } from '@keel/audit';
 import type { Authorizer } from '@keel/auth';
 import { writeError } from '../endpoints/respond.js';
+import { auditOf } from './audit.js';
 import { context } from './context.js';
 
 /**
@@ -17,6 +19,14 @@ export function withAuthorization(authorizer: Authorizer): RequestHandler {
     }
     authorizer.authorize({ ...info, user }).then(
       ({ decision, reason, error }) => {
+        // kube's annotations: "allow" or "forbid" with the authorizer's reason; errors say only that.
+        const audit = auditOf(req);
+        if (decision === 'allow' || error === undefined) {
+          audit?.annotate(DECISION_ANNOTATION, decision === 'allow' ? 'allow' : 'forbid');
+          audit?.annotate(REASON_ANNOTATION, reason);
+        } else {
+          audit?.annotate(REASON_ANNOTATION, 'internal error');
+        }
         if (decision === 'allow') {
           next();
           return;

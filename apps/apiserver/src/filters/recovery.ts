@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '@keel/log';
 import { writeError } from '../endpoints/respond.js';
+import { auditOf } from './audit.js';
 
 /**
  * The outermost safety net: anything a filter or handler throws becomes a 500 Status (its cause
@@ -15,6 +16,8 @@ export function withRecovery(logger: Logger): ErrorRequestHandler {
       path: req.originalUrl,
       err,
     });
+    // The audit's Panic stage stands in for ResponseComplete, as in kube.
+    void auditOf(req)?.panic(err);
     try {
       writeError(req, res, err, undefined);
     } catch (writeErr) {

@@ -216,10 +216,10 @@ describe('AuditOptions.validate', () => {
       ['--audit-webhook-initial-backoff must not be negative, got -1s'],
     ],
     [
-      ['--audit-log-version=audit.k8s.io/v1beta1', '--audit-webhook-version=v1'],
+      ['--audit-log-version=audit.k8s.io/v1alpha1', '--audit-webhook-version=v1'],
       [
-        '--audit-log-version "audit.k8s.io/v1beta1" is not supported; supported values: "audit.k8s.io/v1"',
-        '--audit-webhook-version "v1" is not supported; supported values: "audit.k8s.io/v1"',
+        '--audit-log-version "audit.k8s.io/v1alpha1" is not supported; supported values: "audit.k8s.io/v1", "audit.k8s.io/v1beta1"',
+        '--audit-webhook-version "v1" is not supported; supported values: "audit.k8s.io/v1", "audit.k8s.io/v1beta1"',
       ],
     ],
     // Outside batch mode the batch settings only have to be sane.

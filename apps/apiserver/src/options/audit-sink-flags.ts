@@ -9,8 +9,10 @@ export const AUDIT_MODES = ['blocking', 'batch', 'blocking-strict'] as const;
 export type AuditMode = (typeof AUDIT_MODES)[number];
 export type AuditSinkName = 'log' | 'webhook';
 
-/** The only event version Keel writes (the spec's `audit.<domain>/v1`). */
+/** The default event version (the spec's `audit.<domain>/v1`). */
 export const AUDIT_GROUP_VERSION = 'audit.k8s.io/v1';
+/** v1beta1 adds the deprecated `timestamp` and `metadata.creationTimestamp` for older consumers. */
+export const AUDIT_GROUP_VERSIONS = [AUDIT_GROUP_VERSION, 'audit.k8s.io/v1beta1'] as const;
 
 /** What the user can set per sink, one field per suffix. */
 export interface AuditSinkFields {

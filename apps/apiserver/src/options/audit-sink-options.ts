@@ -7,7 +7,7 @@ import {
   checkDurationNonNegative,
 } from '@keel/flags';
 import {
-  AUDIT_GROUP_VERSION,
+  AUDIT_GROUP_VERSIONS,
   SUFFIX_FLAGS,
   type AuditMode,
   type AuditSinkFields,
@@ -98,7 +98,7 @@ export class AuditSinkOptions implements AuditSinkFields {
           ]),
       ...checkPositive(f('truncate-max-batch-size'), this.truncateMaxBatchSize),
       ...checkPositive(f('truncate-max-event-size'), this.truncateMaxEventSize),
-      ...checkOneOf(f('version'), this.version, [AUDIT_GROUP_VERSION]),
+      ...checkOneOf(f('version'), this.version, AUDIT_GROUP_VERSIONS),
     ];
     if (batch && this.batchMaxSize > this.batchBufferSize && this.batchBufferSize > 0) {
       errors.push(

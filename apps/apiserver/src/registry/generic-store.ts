@@ -93,7 +93,7 @@ export class GenericStore<I extends InternalObject> {
     name: string,
     object: I | undefined,
     oldObject: I | undefined,
-    ctx: { user: UserInfo; dryRun: boolean },
+    ctx: { user: UserInfo; dryRun: boolean; annotate?: ((key: string, value: string) => void) | undefined },
   ): AdmissionAttributes {
     const v = this.view;
     return {
@@ -107,6 +107,7 @@ export class GenericStore<I extends InternalObject> {
       oldObject,
       user: ctx.user,
       dryRun: ctx.dryRun,
+      ...(ctx.annotate ? { addAnnotation: ctx.annotate } : {}),
     };
   }
 

@@ -14,6 +14,8 @@ export interface WriteContext {
   readonly operation?: 'Apply' | 'Update';
   /** An apply takes the fields other managers own instead of failing with a conflict. */
   readonly force?: boolean;
+  /** Admission plugins' audit annotations go here (the request's audit event). */
+  readonly annotate?: ((key: string, value: string) => void) | undefined;
 }
 
 export interface ListQuery {

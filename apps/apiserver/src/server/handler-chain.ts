@@ -1,4 +1,5 @@
 import express, { type Express, type RequestHandler } from 'express';
+import type { Auditor } from '@keel/audit';
 import type { Authenticator, Authorizer } from '@keel/auth';
 import type { Logger } from '@keel/log';
 import { withAudit } from '../filters/audit.js';
@@ -16,6 +17,8 @@ export interface HandlerChainConfig {
   readonly logger: Logger;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;
+  /** undefined: nothing is audited. */
+  readonly auditor?: Auditor | undefined;
   readonly strictTransportSecurity: string | undefined;
   readonly corsAllowedOrigins: readonly RegExp[];
   readonly maxRequestsInFlight: number;
@@ -49,8 +52,8 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withAuditID(),
       withHSTS(config.strictTransportSecurity),
       withCORS(config.corsAllowedOrigins),
-      withAuthentication(config.authenticator),
-      withAudit(),
+      withAuthentication(config.authenticator, config.auditor),
+      withAudit(config.auditor),
       withImpersonation(config.authorizer),
       withAuthorization(config.authorizer),
       withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight),

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Admission } from '@keel/admission';
+import type { Auditor } from '@keel/audit';
 import {
   ALL_UNAUTHENTICATED,
   ANONYMOUS_USER,
@@ -38,6 +39,8 @@ export interface ServerParts {
   readonly storage: Storage;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;
+  /** The audit policy and sinks; undefined when nothing is audited. */
+  readonly auditor?: Auditor | undefined;
   /** The PEM bundle the listener verifies client certificates against (x509 and front proxy); '' when none. */
   readonly clientCA: string;
   /** Published in platform-system/extension-apiserver-authentication for delegating servers. */
@@ -176,6 +179,7 @@ export async function runServer(
       logger,
       authenticator: parts.authenticator,
       authorizer: parts.authorizer,
+      auditor: parts.auditor,
       strictTransportSecurity: config.serverRun.strictTransportSecurity,
       corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
       maxRequestsInFlight: config.limits.maxRequestsInflight,
@@ -244,6 +248,8 @@ export async function runServer(
     logger.warning('Requests were still running at the drain deadline', {
       abandoned: drained.abandonedRequests,
     });
+  // Events still buffered go out before exit; no request can add more once the listener drained.
+  await parts.auditor?.shutdown();
   await storage.close();
   logger.info('Shut down cleanly');
   return exitCode;

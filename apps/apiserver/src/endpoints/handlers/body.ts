@@ -7,6 +7,7 @@ import {
   unsupportedMediaType,
 } from '@keel/apimachinery';
 import { parse as parseYaml } from 'yaml';
+import { auditRequestBody } from '../../filters/audit.js';
 import { decodeProtobufObject, decodesProtobuf, PROTOBUF } from './protobuf-body.js';
 
 /** Reads the whole body, refusing more than `limit` bytes with a 413 (before reading, when the length says so). */
@@ -30,7 +31,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
       if (err !== undefined) reject(err);
       else if (tooLarge) reject(requestEntityTooLarge(limit));
-      else resolve(Buffer.concat(chunks));
+      else {
+        const body = Buffer.concat(chunks);
+        auditRequestBody(req, body);
+        resolve(body);
+      }
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;

@@ -1,0 +1,114 @@
+/**
+ * Batch mode: events wait in a bounded buffer (full means dropped, never a blocked request) and
+ * go out in batches of maxBatchSize, or whatever has gathered after maxBatchWait. Sending can be
+ * throttled to qps batches a second with a burst. shutdown() sends everything still buffered
+ * and waits for every send in flight, so nothing accepted is lost on SIGTERM.
+ */
+import { TokenBucketRateLimiter } from '@keel/client';
+import type { Backend, ErrorLog, Sink } from './sink.js';
+import type { AuditEvent } from './types.js';
+
+export interface BatchOptions {
+  readonly bufferSize: number;
+  readonly maxBatchSize: number;
+  readonly maxBatchWaitMs: number;
+  /** undefined: unthrottled. */
+  readonly throttle: { readonly qps: number; readonly burst: number } | undefined;
+}
+
+export class BatchSink implements Sink {
+  /** Accepted events not yet handed to the backend, throttled batches included. */
+  private buffer: AuditEvent[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** The timer fired (or shutdown began): send a batch even if it is short. */
+  private flushDue = false;
+  private pumping: Promise<void> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly limiter: TokenBucketRateLimiter | undefined;
+  private stopped = false;
+  private dropped = 0;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly opts: BatchOptions,
+    private readonly logger: ErrorLog,
+    private readonly sinkName: string,
+  ) {
+    this.limiter = opts.throttle
+      ? new TokenBucketRateLimiter(opts.throttle.qps, opts.throttle.burst)
+      : undefined;
+  }
+
+  process(events: readonly AuditEvent[]): Promise<boolean> {
+    for (const ev of events) {
+      if (this.stopped || this.buffer.length >= this.opts.bufferSize) {
+        this.dropped++;
+        // One line per burst of drops, not one per event.
+        if (this.dropped === 1 || this.dropped % 1000 === 0)
+          this.logger.error('Audit buffer queue blocked: dropping events', {
+            sink: this.sinkName,
+            dropped: this.dropped,
+          });
+        continue;
+      }
+      this.buffer.push(ev);
+    }
+    if (this.buffer.length > 0 && !this.timer && !this.flushDue) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flushDue = true;
+        this.pump();
+      }, this.opts.maxBatchWaitMs);
+    }
+    if (this.buffer.length >= this.opts.maxBatchSize) this.pump();
+    return Promise.resolve(true);
+  }
+
+  /** Hands batches to the backend, one throttle token each, while there are batches to send. */
+  private pump(): void {
+    this.pumping ??= this.sendBatches().finally(() => {
+      this.pumping = undefined;
+      // Events that arrived while the last token was awaited.
+      if (this.buffer.length >= this.opts.maxBatchSize || (this.flushDue && this.buffer.length > 0))
+        this.pump();
+    });
+  }
+
+  private async sendBatches(): Promise<void> {
+    while (this.buffer.length >= this.opts.maxBatchSize || (this.flushDue && this.buffer.length > 0)) {
+      await this.limiter?.wait();
+      const batch = this.buffer.splice(0, this.opts.maxBatchSize);
+      if (batch.length < this.opts.maxBatchSize || this.buffer.length === 0) this.flushDue = this.stopped;
+      // Batches are written concurrently, as kube's goroutine per batch; shutdown waits for all.
+      const sent: Promise<void> = this.backend
+        .write(batch)
+        .catch((err: unknown) => {
+          this.logger.error('Failed to write a batch of audit events', {
+            sink: this.sinkName,
+            events: batch.length,
+            err,
+          });
+        })
+        .finally(() => this.inFlight.delete(sent));
+      this.inFlight.add(sent);
+      if (this.buffer.length > 0 && !this.timer && !this.flushDue) {
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.flushDue = true;
+          this.pump();
+        }, this.opts.maxBatchWaitMs);
+      }
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushDue = true;
+    this.pump();
+    while (this.pumping) await this.pumping;
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    await this.backend.close();
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Reads an audit Policy (audit.k8s.io/v1, or v1beta1 which has the same rules) from a YAML or
+ * JSON file and validates it as kube-apiserver does. A problem becomes one line naming the file,
+ * the field and what was expected, because the daemon prints it as its exit message.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { AUDIT_VERSIONS, LEVELS, STAGES, type Level, type Stage } from './types.js';
+
+export class PolicyError extends Error {
+  override readonly name = 'PolicyError';
+}
+
+export interface GroupResources {
+  readonly group: string;
+  readonly resources: readonly string[];
+  readonly resourceNames: readonly string[];
+}
+
+export interface PolicyRule {
+  readonly level: Level;
+  readonly users: readonly string[];
+  readonly userGroups: readonly string[];
+  readonly verbs: readonly string[];
+  readonly resources: readonly GroupResources[];
+  readonly namespaces: readonly string[];
+  readonly nonResourceURLs: readonly string[];
+  /** The rule's own stages joined with the policy-wide ones. */
+  readonly omitStages: readonly Stage[];
+  /** The rule's value, else the policy's. */
+  readonly omitManagedFields: boolean;
+}
+
+export interface Policy {
+  readonly rules: readonly PolicyRule[];
+  readonly omitStages: readonly Stage[];
+  readonly omitManagedFields: boolean;
+}
+
+const strings = z.array(z.string()).nullish();
+const level = z.enum(LEVELS);
+const stages = z.array(z.enum(STAGES)).nullish();
+
+const groupResources = z.strictObject({
+  group: z.string().nullish(),
+  resources: strings,
+  resourceNames: strings,
+});
+
+const rule = z.strictObject({
+  level,
+  users: strings,
+  userGroups: strings,
+  verbs: strings,
+  resources: z.array(groupResources).nullish(),
+  namespaces: strings,
+  nonResourceURLs: strings,
+  omitStages: stages,
+  omitManagedFields: z.boolean().nullish(),
+});
+
+const policySchema = z.strictObject({
+  apiVersion: z.enum(AUDIT_VERSIONS),
+  kind: z.literal('Policy'),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  rules: z.array(rule).min(1),
+  omitStages: stages,
+  omitManagedFields: z.boolean().nullish(),
+});
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Reads and validates `path`; throws PolicyError with one line. */
+export function loadPolicyFile(path: string): Policy {
+  const file = resolve(path);
+  const fail = (problem: string) => new PolicyError(`audit policy file ${file}: ${problem}`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw fail(`cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    // YAML 1.2 is a superset of JSON, so one parser reads both forms.
+    doc = parse(text, { uniqueKeys: true });
+  } catch (err) {
+    throw fail(`not valid YAML or JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
+  }
+  return parsePolicy(doc, fail);
+}
+
+/** Validates an already decoded document; `fail` words the error. */
+export function parsePolicy(
+  doc: unknown,
+  fail: (problem: string) => Error = (p) => new PolicyError(p),
+): Policy {
+  const parsed = policySchema.safeParse(doc, { reportInput: true });
+  if (!parsed.success) throw fail(describeIssues(parsed.error.issues));
+  const p = parsed.data;
+  const policyStages = p.omitStages ?? [];
+  const policyOmitManaged = p.omitManagedFields ?? false;
+  const problems: string[] = [];
+  const rules = p.rules.map((r, i): PolicyRule => {
+    const at = `rules[${i}]`;
+    const resources = (r.resources ?? []).map((g, j) => {
+      const group = g.group ?? '';
+      if (group !== '' && group !== '*' && !DNS_SUBDOMAIN.test(group))
+        problems.push(`${at}.resources[${j}].group: expected a DNS subdomain (e.g. "apps"), got "${group}"`);
+      const names = g.resourceNames ?? [];
+      if (names.length > 0 && (g.resources ?? []).length === 0)
+        problems.push(
+          `${at}.resources[${j}].resourceNames: using resourceNames requires at least one resource`,
+        );
+      return { group, resources: g.resources ?? [], resourceNames: names };
+    });
+    const urls = r.nonResourceURLs ?? [];
+    urls.forEach((u, j) => {
+      if (u === '*') return;
+      if (!u.startsWith('/'))
+        problems.push(
+          `${at}.nonResourceURLs[${j}]: non-resource URL rules must begin with a '/' character, got "${u}"`,
+        );
+      if (u.slice(0, -1).includes('*'))
+        problems.push(
+          `${at}.nonResourceURLs[${j}]: non-resource URL wildcards '*' must be the final character of the rule, got "${u}"`,
+        );
+    });
+    if (urls.length > 0 && (resources.length > 0 || (r.namespaces ?? []).length > 0))
+      problems.push(
+        `${at}.nonResourceURLs: rules cannot apply to both regular resources and non-resource URLs`,
+      );
+    return {
+      level: r.level,
+      users: r.users ?? [],
+      userGroups: r.userGroups ?? [],
+      verbs: r.verbs ?? [],
+      resources,
+      namespaces: r.namespaces ?? [],
+      nonResourceURLs: urls,
+      omitStages: [...new Set([...policyStages, ...(r.omitStages ?? [])])],
+      omitManagedFields: r.omitManagedFields ?? policyOmitManaged,
+    };
+  });
+  if (problems.length > 0) throw fail(problems.join('; '));
+  return { rules, omitStages: policyStages, omitManagedFields: policyOmitManaged };
+}
+
+function pathString(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  return out || '(top level)';
+}
+
+function got(input: unknown): string {
+  if (input === undefined) return 'nothing';
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'a list';
+  if (typeof input === 'object') return 'a mapping';
+  return `${typeof input} ${JSON.stringify(input)}`;
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .flatMap((issue) => {
+      const at = pathString(issue.path);
+      switch (issue.code) {
+        case 'unrecognized_keys':
+          return issue.keys.map((k) => `${pathString([...issue.path, k])}: unknown field`);
+        case 'invalid_value':
+          if (issue.input === undefined) return [`${at}: required`];
+          return [
+            `${at}: expected one of ${issue.values.map((v) => String(v)).join(', ')}, got ${got(issue.input)}`,
+          ];
+        case 'invalid_type':
+          return [
+            issue.input === undefined
+              ? `${at}: required`
+              : `${at}: expected ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a mapping' : issue.expected}, got ${got(issue.input)}`,
+          ];
+        case 'too_small':
+          return [`${at}: expected at least one rule (a policy with no rules is not allowed)`];
+        default:
+          return [`${at}: ${issue.message}`];
+      }
+    })
+    .join('; ');
+}
