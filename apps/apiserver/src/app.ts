@@ -25,7 +25,7 @@ import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.
 import { buildAuditor } from './server/audit.js';
 import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
-import { RbacInformers } from './server/rbac-informers.js';
+import { rbacSources } from './server/rbac-informers.js';
 import { ServerInformers } from './server/informers.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { openStorage } from './server/storage-factory.js';
@@ -114,11 +114,9 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   const { issuer, metadata } = done.serviceAccounts;
   const sa = config.authentication.serviceAccounts;
   // Escalation checks resolve rules from the index whatever the authorization mode, as upstream.
-  const rbacInformers = new RbacInformers(storage, logger);
-  done.rbacIndex.attach(rbacInformers.sources);
-  rbacInformers.run(signal);
-  const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   const informers = new ServerInformers(storage, logger);
+  done.rbacIndex.attach(rbacSources(informers));
+  const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
   const admission = buildAdmissionChain(config.admission.plugins, {
     pods: () => informers.lookup('/pods'),
@@ -131,7 +129,6 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     auditor: done.auditor,
     clientCA: done.authn.clientCA ?? '',
     admission,
-    informersSynced: () => rbacInformers.waitForSync(),
     startInformers: (signal) => informers.start(signal),
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),

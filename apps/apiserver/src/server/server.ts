@@ -49,10 +49,8 @@ export interface ServerParts {
   readonly admission: Admission;
   /** Non-resource endpoints served before the resources (service account issuer discovery). */
   readonly extraHandlers?: readonly RequestHandler[];
-  /** Resolves once the authorizers' watched copies (RBAC) took in the store; start-informers waits for it. */
-  readonly informersSynced?: () => Promise<void>;
   /**
-   * Starts the app's own informers (the node graph's, admission's) and resolves once they have
+   * Starts the app's own informers (RBAC's copies, the node graph's, admission's) and resolves once they have
    * synced; part of `generic-apiserver-start-informers`, so /readyz waits for it. Called again
    * when that step is retried.
    */
@@ -157,8 +155,6 @@ export async function runServer(
       } finally {
         hookSignal.removeEventListener('abort', stop);
       }
-      // A stop while waiting ends the hook (it is then stopped, not failed).
-      if (parts.informersSynced) await Promise.race([parts.informersSynced(), whenAborted(hookSignal)]);
       await parts.startInformers?.(hookSignal);
     },
   });
