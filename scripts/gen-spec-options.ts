@@ -1,14 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Writes test/fixtures/spec-options.json: the option names the startup-options spec lists for each
- * daemon. Tests read that fixture, never the spec beside the repository, so a clean clone tests
+ * Writes test/fixtures/spec-options.json: the option names the startup-options spec (the file
+ * named on the command line) lists for each daemon. Tests read that fixture, never the spec beside the repository, so a clean clone tests
  * itself; re-run this (`pnpm gen:spec-options`) when the spec changes.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const specFile = process.argv[2] ?? join(root, '..', 'shared', 'spec', '001_9f47cb9ef25c5b40.txt');
+const specFile = process.argv[2];
+if (!specFile) {
+  console.error('usage: pnpm gen:spec-options <startup-options spec file>');
+  process.exit(2);
+}
 
 function sections(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -54,7 +58,7 @@ for (const [title, body] of all) {
   }
 }
 const out = {
-  source: 'shared/spec/001_9f47cb9ef25c5b40.txt',
+  source: basename(specFile),
   apiserver: [...apiserver].sort(),
   scheduler: [...scheduler].sort(),
 };

@@ -8,7 +8,6 @@ import {
   always,
   bool,
   list,
-  map,
   objectMetaSpec,
   str,
   struct,
@@ -25,6 +24,7 @@ import {
   resourceAttributesSpec,
   shownMetadata,
   subjectAccessReviewInvalid,
+  subjectAccessReviewSpecSpec,
   validateAccessReviewAttributes,
   validateSubjectAccessReviewSpec,
   type AuthorizationDecision,
@@ -82,16 +82,7 @@ const lsarCodec = wireCodec<SubjectAccessReview>(
     kind: str,
     apiVersion: str,
     metadata: objectMetaSpec,
-    spec: always(
-      struct('v1.SubjectAccessReviewSpec', {
-        resourceAttributes: resourceAttributesSpec,
-        nonResourceAttributes: nonResourceAttributesSpec,
-        user: str,
-        groups: strings,
-        extra: map(list(str, 'v1.ExtraValue'), 'map[string]v1.ExtraValue'),
-        uid: str,
-      }),
-    ),
+    spec: subjectAccessReviewSpecSpec,
     status: accessReviewStatusSpec,
   }),
 );

@@ -71,20 +71,23 @@ export const accessReviewStatusSpec = struct('v1.SubjectAccessReviewStatus', {
   evaluationError: str,
 });
 
+/** The spec SubjectAccessReview and LocalSubjectAccessReview share. */
+export const subjectAccessReviewSpecSpec = always(
+  struct('v1.SubjectAccessReviewSpec', {
+    resourceAttributes: resourceAttributesSpec,
+    nonResourceAttributes: nonResourceAttributesSpec,
+    user: str,
+    groups: strings,
+    extra: map(list(str, 'v1.ExtraValue'), 'map[string]v1.ExtraValue'),
+    uid: str,
+  }),
+);
+
 const sarSpec = struct('v1.SubjectAccessReview', {
   kind: str,
   apiVersion: str,
   metadata: objectMetaSpec,
-  spec: always(
-    struct('v1.SubjectAccessReviewSpec', {
-      resourceAttributes: resourceAttributesSpec,
-      nonResourceAttributes: nonResourceAttributesSpec,
-      user: str,
-      groups: strings,
-      extra: map(list(str, 'v1.ExtraValue'), 'map[string]v1.ExtraValue'),
-      uid: str,
-    }),
-  ),
+  spec: subjectAccessReviewSpecSpec,
   status: accessReviewStatusSpec,
 });
 
