@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { buildAdmissionChain } from '@keel/admission';
+import { ConfigFileError, prepareAdmission, type PreparedAdmission } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
 import { AuditConfigError, PolicyError, type Auditor } from '@keel/audit';
 import {
@@ -48,6 +48,8 @@ export interface CompletedApiServer {
   readonly auditor: Auditor | undefined;
   /** Where the audit sinks report failures; pointed at the logger once there is one. */
   readonly auditLog: DeferredErrorLog;
+  /** The enabled admission plugins with their configuration read; built once the store is open. */
+  readonly admission: PreparedAdmission;
 }
 
 /** The audit sinks are built before the logger exists (their files fail start-up); they log later. */
@@ -73,6 +75,10 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
     const authz = buildAuthorizer(config.authorization, { rbacIndex, ...(nodeGraph ? { nodeGraph } : {}) });
     const auditLog = new DeferredErrorLog();
     const auditor = buildAuditor(config.audit, auditLog);
+    const admission = prepareAdmission(config.admission.plugins, {
+      configFile: config.admission.configFile,
+      flags: config.podPolicy,
+    });
     const serviceAccounts = buildServiceAccountIssuer(config.authentication, {
       externalHost: config.serverRun.externalHostname || config.advertiseAddress || hostname(),
       port: config.secureServing.port,
@@ -89,11 +95,23 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
         nodeGraph,
         auditor,
         auditLog,
+        admission,
       },
-      warnings: [...options.warnings(), ...authn.warnings, ...authz.warnings, ...serviceAccounts.warnings],
+      warnings: [
+        ...options.warnings(),
+        ...authn.warnings,
+        ...authz.warnings,
+        ...serviceAccounts.warnings,
+        ...admission.warnings,
+      ],
     };
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof PolicyError || err instanceof AuditConfigError)
+    if (
+      err instanceof ConfigError ||
+      err instanceof PolicyError ||
+      err instanceof AuditConfigError ||
+      err instanceof ConfigFileError
+    )
       return { errors: [err.message] };
     throw err;
   }
@@ -118,10 +136,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   done.rbacIndex.attach(rbacSources(informers));
   const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
-  const admission = buildAdmissionChain(config.admission.plugins, {
-    pods: () => informers.lookup('/pods'),
-    nodes: () => informers.lookup('/nodes'),
-  });
+  const admission = done.admission.build({ objects: (resource) => informers.lookup(`/${resource}`) });
   return runServer(config, logger, signal, {
     storage,
     authenticator: done.authn.authenticator,

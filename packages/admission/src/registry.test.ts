@@ -1,11 +1,9 @@
 import { StatusError } from '@keel/apimachinery';
 import { describe, expect, it } from 'vitest';
-import { buildAdmissionChain, type AdmissionAttributes, type AdmissionPluginDeps } from './index.js';
+import type { AdmissionAttributes } from './index.js';
+import { chainOf, depsOf } from './testing/index.js';
 
-const noObjects: AdmissionPluginDeps = {
-  pods: () => ({ get: () => undefined }),
-  nodes: () => ({ get: () => undefined }),
-};
+const noObjects = depsOf({});
 
 const createNamespace: AdmissionAttributes = {
   operation: 'CREATE',
@@ -20,32 +18,22 @@ const createNamespace: AdmissionAttributes = {
   dryRun: false,
 };
 
-describe('buildAdmissionChain', () => {
-  it('builds the plugins it implements, in the order given, and leaves out the others', () => {
-    const asked: string[] = [];
-    const chain = buildAdmissionChain(
-      ['AlwaysAdmit', 'NamespaceLifecycle', 'NodeRestriction', 'Priority', 'AlwaysDeny'],
-      {
-        pods: () => (asked.push('pods'), { get: () => undefined }),
-        nodes: () => (asked.push('nodes'), { get: () => undefined }),
-      },
-    );
+describe('prepareAdmission', () => {
+  it('builds the plugins it implements, in the order given, and asks only for the copies they read', () => {
+    const deps = depsOf({});
+    const chain = chainOf(['AlwaysAdmit', 'NodeRestriction', 'AlwaysDeny'], deps);
     expect(chain.plugins.map((p) => p.name)).toEqual(['AlwaysAdmit', 'NodeRestriction', 'AlwaysDeny']);
-    expect(asked).toEqual(['pods', 'nodes']);
+    expect(deps.asked).toEqual(['pods', 'nodes']);
   });
 
   it('asks for no informer when no plugin reads one', () => {
-    let asked = 0;
-    const deps: AdmissionPluginDeps = {
-      pods: () => (asked++, { get: () => undefined }),
-      nodes: () => (asked++, { get: () => undefined }),
-    };
-    buildAdmissionChain(['AlwaysDeny', 'NamespaceLifecycle'], deps);
-    expect(asked).toBe(0);
+    const deps = depsOf({});
+    chainOf(['AlwaysDeny', 'AlwaysAdmit'], deps);
+    expect(deps.asked).toEqual([]);
   });
 
   it('AlwaysDeny refuses every write with the real 403', async () => {
-    const chain = buildAdmissionChain(['AlwaysDeny'], noObjects);
+    const chain = chainOf(['AlwaysDeny'], noObjects);
     for (const operation of ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const)
       expect(chain.handles(operation)).toBe(true);
     const err = await chain.admit(createNamespace).then(
@@ -61,7 +49,7 @@ describe('buildAdmissionChain', () => {
   });
 
   it('AlwaysAdmit admits', async () => {
-    const chain = buildAdmissionChain(['AlwaysAdmit'], noObjects);
+    const chain = chainOf(['AlwaysAdmit'], noObjects);
     await expect(chain.admit(createNamespace)).resolves.toBeUndefined();
     await expect(chain.validate(createNamespace)).resolves.toBeUndefined();
   });

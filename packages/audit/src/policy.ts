@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
+import { describeZodIssues } from '@keel/config-file';
 import { z } from 'zod';
 import { AUDIT_VERSIONS, LEVELS, STAGES, type Level, type Stage } from './types.js';
 
@@ -65,7 +66,7 @@ const policySchema = z.strictObject({
   apiVersion: z.enum(AUDIT_VERSIONS),
   kind: z.literal('Policy'),
   metadata: z.record(z.string(), z.unknown()).nullish(),
-  rules: z.array(rule).min(1),
+  rules: z.array(rule).min(1, 'expected at least one rule (a policy with no rules is not allowed)'),
   omitStages: stages,
   omitManagedFields: z.boolean().nullish(),
 });
@@ -98,7 +99,7 @@ export function parsePolicy(
   fail: (problem: string) => Error = (p) => new PolicyError(p),
 ): Policy {
   const parsed = policySchema.safeParse(doc, { reportInput: true });
-  if (!parsed.success) throw fail(describeIssues(parsed.error.issues));
+  if (!parsed.success) throw fail(describeZodIssues(parsed.error.issues).join('; '));
   const p = parsed.data;
   const policyStages = p.omitStages ?? [];
   const policyOmitManaged = p.omitManagedFields ?? false;
@@ -146,46 +147,4 @@ export function parsePolicy(
   });
   if (problems.length > 0) throw fail(problems.join('; '));
   return { rules, omitStages: policyStages, omitManagedFields: policyOmitManaged };
-}
-
-function pathString(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path)
-    out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
-  return out || '(top level)';
-}
-
-function got(input: unknown): string {
-  if (input === undefined) return 'nothing';
-  if (input === null) return 'null';
-  if (Array.isArray(input)) return 'a list';
-  if (typeof input === 'object') return 'a mapping';
-  return `${typeof input} ${JSON.stringify(input)}`;
-}
-
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .flatMap((issue) => {
-      const at = pathString(issue.path);
-      switch (issue.code) {
-        case 'unrecognized_keys':
-          return issue.keys.map((k) => `${pathString([...issue.path, k])}: unknown field`);
-        case 'invalid_value':
-          if (issue.input === undefined) return [`${at}: required`];
-          return [
-            `${at}: expected one of ${issue.values.map((v) => String(v)).join(', ')}, got ${got(issue.input)}`,
-          ];
-        case 'invalid_type':
-          return [
-            issue.input === undefined
-              ? `${at}: required`
-              : `${at}: expected ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a mapping' : issue.expected}, got ${got(issue.input)}`,
-          ];
-        case 'too_small':
-          return [`${at}: expected at least one rule (a policy with no rules is not allowed)`];
-        default:
-          return [`${at}: ${issue.message}`];
-      }
-    })
-    .join('; ');
 }

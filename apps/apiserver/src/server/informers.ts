@@ -1,4 +1,4 @@
-import type { ObjectLookup } from '@keel/admission';
+import type { ObjectIndex } from '@keel/admission';
 import type { Logger } from '@keel/log';
 import { StoreInformer, type Storage } from '@keel/storage';
 
@@ -30,13 +30,17 @@ export class ServerInformers {
     return informer;
   }
 
-  /** Reads one kind by namespace and name, keyed as the generic store keys it. */
-  lookup(keyRoot: string): ObjectLookup {
+  /** Reads one kind by namespace and name, keyed as the generic store keys it, and lists it. */
+  lookup(keyRoot: string): ObjectIndex {
     const informer = this.informer(keyRoot);
     const get = (namespace: string, name: string) =>
       informer.get(namespace === '' ? `${keyRoot}/${name}` : `${keyRoot}/${namespace}/${name}`);
+    const list = (namespace?: string) => {
+      const all = [...informer.list()];
+      return namespace === undefined ? all : all.filter((o) => (o.metadata?.namespace ?? '') === namespace);
+    };
     // Everything under a served key root was written through its store, metadata included.
-    return { get } as ObjectLookup;
+    return { get, list } as ObjectIndex;
   }
 
   /**

@@ -1,15 +1,18 @@
 import type { StatusError } from '@keel/apimachinery';
 import type { StoredObject } from '@keel/resource';
 import { describe, expect, it } from 'vitest';
-import { buildAdmissionChain, type AdmissionAttributes, type Operation } from '../index.js';
+import type { AdmissionAttributes, Operation } from '../index.js';
+import { chainOf } from '../testing/index.js';
 
 type Json = Record<string, unknown>;
 
 const pods = new Map<string, StoredObject>();
 const nodes = new Map<string, StoredObject>();
-const chain = buildAdmissionChain(['NodeRestriction'], {
-  pods: () => ({ get: (ns, name) => pods.get(`${ns}/${name}`) }),
-  nodes: () => ({ get: (_ns, name) => nodes.get(name) }),
+const chain = chainOf(['NodeRestriction'], {
+  objects: (resource) =>
+    resource === 'pods'
+      ? { get: (ns, name) => pods.get(`${ns}/${name}`), list: () => [...pods.values()] }
+      : { get: (_ns, name) => nodes.get(name), list: () => [...nodes.values()] },
 });
 
 const n1 = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'], extra: {} };

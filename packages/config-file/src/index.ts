@@ -1,0 +1,2 @@
+export { ConfigFileError, readConfigDocument } from './read.js';
+export { describeZodIssues, parseConfig } from './describe.js';
