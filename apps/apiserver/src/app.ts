@@ -136,7 +136,13 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   done.rbacIndex.attach(rbacSources(informers));
   const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
-  const admission = done.admission.build({ objects: (resource) => informers.lookup(`/${resource}`) });
+  const admission = done.admission.build({
+    objects: (resource) => informers.lookup(`/${resource}`),
+    read: (resource, namespace, name) =>
+      storage.get(namespace === '' ? `/${resource}/${name}` : `/${resource}/${namespace}/${name}`, {
+        ignoreNotFound: true,
+      }),
+  });
   return runServer(config, logger, signal, {
     storage,
     authenticator: done.authn.authenticator,

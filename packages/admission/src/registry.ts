@@ -25,6 +25,11 @@ export interface ObjectIndex<T = StoredObject> extends ObjectLookup<T> {
 export interface AdmissionPluginDeps {
   /** The server's watched copy of one served resource, by its plural name ('pods', 'namespaces'). */
   objects(resource: string): ObjectIndex;
+  /**
+   * Reads one object from the store itself, for a decision a lagging copy could get wrong (a
+   * namespace created a moment ago, not yet in `objects('namespaces')`). Cluster-scoped: namespace ''.
+   */
+  read(resource: string, namespace: string, name: string): Promise<StoredObject | undefined>;
 }
 
 /** Plugin settings that come from flags rather than the admission configuration file. */

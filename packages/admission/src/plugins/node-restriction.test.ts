@@ -13,6 +13,7 @@ const chain = chainOf(['NodeRestriction'], {
     resource === 'pods'
       ? { get: (ns, name) => pods.get(`${ns}/${name}`), list: () => [...pods.values()] }
       : { get: (_ns, name) => nodes.get(name), list: () => [...nodes.values()] },
+  read: () => Promise.resolve(undefined),
 });
 
 const n1 = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'], extra: {} };

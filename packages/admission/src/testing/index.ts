@@ -32,6 +32,9 @@ export function depsOf(store: Record<string, StoredObject[]>): AdmissionPluginDe
       asked.push(resource);
       return indexOf((store[resource] ??= []));
     },
+    read(resource, namespace, name) {
+      return Promise.resolve(indexOf(store[resource] ?? []).get(namespace, name));
+    },
   };
 }
 
