@@ -41,4 +41,6 @@ export interface AdmissionAttributes {
    * request is not audited.
    */
   readonly addAnnotation?: (key: string, value: string) => void;
+  /** Sends the client a warning (a `Warning: 299` header; kubectl prints it). Absent outside a request. */
+  readonly addWarning?: (text: string) => void;
 }

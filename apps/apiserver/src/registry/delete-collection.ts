@@ -1,7 +1,7 @@
 import { isNotFound } from '@keel/apimachinery';
 import type { UserInfo } from '@keel/auth';
 import type { ListResult } from '@keel/storage';
-import type { GenericStore, ListQuery } from './generic-store.js';
+import type { GenericStore, ListQuery, RequestEffects } from './generic-store.js';
 import type { InternalObject } from './resource-view.js';
 
 /**
@@ -12,7 +12,7 @@ export async function deleteCollection<I extends InternalObject>(
   store: GenericStore<I>,
   namespace: string,
   q: ListQuery,
-  opts: { dryRun: boolean; user: UserInfo; workers: number },
+  opts: { dryRun: boolean; user: UserInfo; effects?: RequestEffects; workers: number },
 ): Promise<ListResult<I>> {
   const listed = await store.list(namespace, q);
   const deleted: I[] = [];
@@ -25,7 +25,7 @@ export async function deleteCollection<I extends InternalObject>(
         const { obj } = await store.delete(
           namespace === '' ? (item.metadata.namespace ?? '') : namespace,
           item.metadata.name ?? '',
-          { dryRun: opts.dryRun, user: opts.user },
+          { dryRun: opts.dryRun, user: opts.user, ...opts.effects },
         );
         deleted.push(obj);
       } catch (err) {

@@ -27,9 +27,9 @@ import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
 import { apiVersionOf, qualifiedResource, type InternalObject, type ResourceView } from './resource-view.js';
-import type { DeleteContext, ListQuery, StoreOptions, WriteContext } from './store-types.js';
+import type { DeleteContext, ListQuery, RequestEffects, StoreOptions, WriteContext } from './store-types.js';
 
-export type { DeleteContext, ListQuery, StoreOptions, WriteContext } from './store-types.js';
+export type { DeleteContext, ListQuery, RequestEffects, StoreOptions, WriteContext } from './store-types.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 /** Deletions of an object that keeps changing between the read and the mark give up after this many tries. */
@@ -93,7 +93,7 @@ export class GenericStore<I extends InternalObject> {
     name: string,
     object: I | undefined,
     oldObject: I | undefined,
-    ctx: { user: UserInfo; dryRun: boolean; annotate?: ((key: string, value: string) => void) | undefined },
+    ctx: RequestEffects & { user: UserInfo; dryRun: boolean },
   ): AdmissionAttributes {
     const v = this.view;
     return {
@@ -108,6 +108,7 @@ export class GenericStore<I extends InternalObject> {
       user: ctx.user,
       dryRun: ctx.dryRun,
       ...(ctx.annotate ? { addAnnotation: ctx.annotate } : {}),
+      ...(ctx.warn ? { addWarning: ctx.warn } : {}),
     };
   }
 

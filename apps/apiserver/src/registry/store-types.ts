@@ -4,7 +4,15 @@ import type { UserInfo } from '@keel/auth';
 import type { Storage } from '@keel/storage';
 import type { InternalObject, ResourceView } from './resource-view.js';
 
-export interface WriteContext {
+/** What admission plugins leave on the request besides their decision. */
+export interface RequestEffects {
+  /** Audit annotations go here (the request's audit event); absent when the request is not audited. */
+  readonly annotate?: ((key: string, value: string) => void) | undefined;
+  /** A `Warning` header for the client (kubectl prints it). */
+  readonly warn?: ((text: string) => void) | undefined;
+}
+
+export interface WriteContext extends RequestEffects {
   readonly dryRun: boolean;
   /** Who writes: admission plugins decide on it. */
   readonly user: UserInfo;
@@ -14,8 +22,6 @@ export interface WriteContext {
   readonly operation?: 'Apply' | 'Update';
   /** An apply takes the fields other managers own instead of failing with a conflict. */
   readonly force?: boolean;
-  /** Admission plugins' audit annotations go here (the request's audit event). */
-  readonly annotate?: ((key: string, value: string) => void) | undefined;
 }
 
 export interface ListQuery {
@@ -47,7 +53,7 @@ export interface StoreOptions<I extends InternalObject> {
 }
 
 /** What a delete needs besides the object's name. */
-export interface DeleteContext {
+export interface DeleteContext extends RequestEffects {
   readonly dryRun: boolean;
   readonly user: UserInfo;
   readonly preconditions?: { uid?: string; resourceVersion?: string };

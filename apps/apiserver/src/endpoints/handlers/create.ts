@@ -17,7 +17,7 @@ export const createResource: Handler = async (scope, { req, res, url, info, user
     info.namespace,
     object,
     wireObject(body, scope.view, object),
-    writeContext(req, opts, user),
+    writeContext(req, res, opts, user),
   );
   writeObject(req, res, url, 201, scope.view.encode(created));
 };

@@ -3,6 +3,7 @@ import { writeObject } from '../respond.js';
 import { deleteOptions } from './delete.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import type { Handler } from './scope.js';
+import { requestEffects } from './write-context.js';
 
 /** DELETE a collection: every selected object, --delete-collection-workers at a time; 200 with the deleted list. */
 export const deleteCollectionResource: Handler = async (scope, r) => {
@@ -11,6 +12,7 @@ export const deleteCollectionResource: Handler = async (scope, r) => {
   const result = await deleteCollection(scope.store, r.info.namespace, listQuery(list), {
     dryRun: opts.dryRun,
     user: r.user,
+    effects: requestEffects(r.req, r.res),
     workers: scope.deleteCollectionWorkers,
   });
   writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));

@@ -2,6 +2,7 @@ import { parseDeleteOptions, successStatus } from '@keel/apimachinery';
 import { writeObject } from '../respond.js';
 import { decodeObjectBody, readBody } from './body.js';
 import type { Handler } from './scope.js';
+import { requestEffects } from './write-context.js';
 
 /** Reads DeleteOptions from the body when there is one (kubectl sends dryRun there), else the query. */
 export async function deleteOptions(scope: Parameters<Handler>[0], r: Parameters<Handler>[1]) {
@@ -19,6 +20,7 @@ export const deleteResource: Handler = async (scope, r) => {
   const { obj, pending } = await scope.store.delete(r.info.namespace, r.info.name, {
     dryRun: opts.dryRun,
     user: r.user,
+    ...requestEffects(r.req, r.res),
     ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
   });
   if (pending) {

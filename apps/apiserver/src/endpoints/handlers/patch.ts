@@ -72,7 +72,7 @@ export const patchResource: Handler = async (scope, { req, res, url, info, user 
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const isApply = type === 'application/apply-patch+yaml';
   const patch = isApply ? parseYamlText(raw.toString('utf8'), scope.view.kind) : parsePatchJson(raw);
-  const ctx = writeContext(req, opts, user);
+  const ctx = writeContext(req, res, opts, user);
   if (isApply) checkApplyConfig(patch, apiVersionOf(scope.view));
   const { obj, created } = await scope.store.update(
     info.namespace,

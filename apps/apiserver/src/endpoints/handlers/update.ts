@@ -19,7 +19,7 @@ export const updateResource: Handler = async (scope, { req, res, url, info, user
     info.namespace,
     info.name,
     () => ({ obj: structuredClone(object), wire }),
-    writeContext(req, opts, user),
+    writeContext(req, res, opts, user),
   );
   writeObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
 };
