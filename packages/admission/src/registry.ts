@@ -5,6 +5,7 @@ import { loadAdmissionConfiguration, type PluginConfig } from './configuration.j
 import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
+import { eventRateLimit, parseEventRateLimitConfig } from './plugins/event-rate-limit/index.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
@@ -74,6 +75,15 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     ),
   ],
   ['AlwaysDeny', withoutConfig('AlwaysDeny', () => alwaysDeny)],
+  [
+    'EventRateLimit',
+    {
+      prepare(config) {
+        const limits = parseEventRateLimitConfig(config);
+        return () => eventRateLimit(limits);
+      },
+    },
+  ],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */

@@ -16,8 +16,18 @@ function got(input: unknown): string {
   return `${typeof input} ${JSON.stringify(input)}`;
 }
 
+const EXPECTED: Readonly<Record<string, string>> = {
+  array: 'a list',
+  object: 'a mapping',
+  record: 'a mapping',
+  int: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+};
+
 function expected(name: string): string {
-  return name === 'array' ? 'a list' : name === 'object' ? 'a mapping' : name;
+  return EXPECTED[name] ?? name;
 }
 
 /**
