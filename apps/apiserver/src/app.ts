@@ -27,6 +27,7 @@ import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
 import { rbacSources } from './server/rbac-informers.js';
 import { ServerInformers } from './server/informers.js';
+import { ServedKinds } from './server/served-kinds.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
@@ -136,7 +137,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   done.rbacIndex.attach(rbacSources(informers));
   const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
+  const kinds = new ServedKinds();
   const admission = done.admission.build({
+    authorizer: done.authz.authorizer,
+    resourcesFor: (kind) => kinds.resourcesFor(kind),
     objects: (resource) => informers.lookup(`/${resource}`),
     read: (resource, namespace, name) =>
       storage.get(namespace === '' ? `/${resource}/${name}` : `/${resource}/${namespace}/${name}`, {
@@ -157,25 +161,26 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       readPem(config.authentication.requestHeader?.clientCAFile),
     ),
     extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
-    installResources: (dispatcher, defaults) => [
-      ...installNamespaces(dispatcher, storage, defaults),
-      ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
-      ...installClusterResources(dispatcher, storage, defaults, {
-        authenticator: done.authn.authenticator,
-        authorizer: done.authz.authorizer,
-        ruleResolver: done.authz.ruleResolver,
-        isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
-        apiAudiences: config.authentication.apiAudiences,
-        admissionPlugins: config.admission.plugins,
-        tokenRequests: issuer && {
-          issuer,
+    installResources: (dispatcher, defaults) =>
+      kinds.record([
+        ...installNamespaces(dispatcher, storage, defaults),
+        ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
+        ...installClusterResources(dispatcher, storage, defaults, {
+          authenticator: done.authn.authenticator,
+          authorizer: done.authz.authorizer,
+          ruleResolver: done.authz.ruleResolver,
+          isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
           apiAudiences: config.authentication.apiAudiences,
-          maxExpirationSeconds: sa.maxExpiration?.seconds,
-          extendExpiration: sa.extendExpiration,
-        },
-        rbacResolver,
-      }),
-    ],
+          admissionPlugins: config.admission.plugins,
+          tokenRequests: issuer && {
+            issuer,
+            apiAudiences: config.authentication.apiAudiences,
+            maxExpirationSeconds: sa.maxExpiration?.seconds,
+            extendExpiration: sa.extendExpiration,
+          },
+          rbacResolver,
+        }),
+      ]),
   });
 }
 

@@ -1,5 +1,7 @@
+import type { Authorizer } from '@keel/auth';
 import { ConfigFileError } from '@keel/config-file';
 import type { StoredObject } from '@keel/resource';
+import type { GroupVersionKind } from './attributes.js';
 import { AdmissionChain } from './chain.js';
 import { loadAdmissionConfiguration, type PluginConfig } from './configuration.js';
 import type { AdmissionPlugin } from './plugin.js';
@@ -7,6 +9,7 @@ import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
 import { eventRateLimit, parseEventRateLimitConfig } from './plugins/event-rate-limit/index.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
+import { ownerReferencesPermissionEnforcement } from './plugins/owner-references-permission.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -31,6 +34,10 @@ export interface AdmissionPluginDeps {
    * namespace created a moment ago, not yet in `objects('namespaces')`). Cluster-scoped: namespace ''.
    */
   read(resource: string, namespace: string, name: string): Promise<StoredObject | undefined>;
+  /** The server's authorizer, for permissions beyond the request's own (kube's SetAuthorizer). */
+  readonly authorizer: Authorizer;
+  /** The resources serving a kind (kube's RESTMapper), e.g. v1 Pod → ['pods']; empty when none does. */
+  resourcesFor(kind: GroupVersionKind): readonly string[];
 }
 
 /** Plugin settings that come from flags rather than the admission configuration file. */
@@ -83,6 +90,12 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
         return () => eventRateLimit(limits);
       },
     },
+  ],
+  [
+    'OwnerReferencesPermissionEnforcement',
+    withoutConfig('OwnerReferencesPermissionEnforcement', (deps) =>
+      ownerReferencesPermissionEnforcement(deps),
+    ),
   ],
 ]);
 

@@ -24,10 +24,15 @@ export function indexOf(objects: StoredObject[]): ObjectIndex {
 }
 
 /** Deps whose `objects(resource)` reads `store[resource]` (missing kinds are empty); `asked` records each call. */
-export function depsOf(store: Record<string, StoredObject[]>): AdmissionPluginDeps & { asked: string[] } {
+export function depsOf(
+  store: Record<string, StoredObject[]>,
+  over: Partial<Pick<AdmissionPluginDeps, 'authorizer' | 'resourcesFor'>> = {},
+): AdmissionPluginDeps & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
+    authorizer: over.authorizer ?? { authorize: () => Promise.resolve({ decision: 'allow', reason: '' }) },
+    resourcesFor: over.resourcesFor ?? ((kind) => [`${kind.kind.toLowerCase()}s`]),
     objects(resource) {
       asked.push(resource);
       return indexOf((store[resource] ??= []));
