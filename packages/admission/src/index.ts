@@ -21,3 +21,4 @@ export {
 } from './registry.js';
 export { loadAdmissionConfiguration, type PluginConfig } from './configuration.js';
 export { ConfigFileError } from '@keel/config-file';
+export { UNSERVED_PLUGINS } from './plugins/unserved.js';

@@ -10,6 +10,8 @@ import { alwaysDeny } from './plugins/always-deny.js';
 import { eventRateLimit, parseEventRateLimitConfig } from './plugins/event-rate-limit/index.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
 import { ownerReferencesPermissionEnforcement } from './plugins/owner-references-permission.js';
+import { runtimeClass } from './plugins/runtime-class.js';
+import { UNSERVED_PLUGINS } from './plugins/unserved.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -69,6 +71,11 @@ function withoutConfig(name: string, factory: AdmissionPluginFactory): Admission
   };
 }
 
+/** A plugin for kinds Keel does not serve: in the chain (so it is listed) but never called. */
+function nothingToActOn(name: string): AdmissionPlugin {
+  return { name, handles: () => false };
+}
+
 /** The plugins Keel implements here, by their --enable-admission-plugins name. */
 export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> = new Map<
   string,
@@ -97,6 +104,11 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
       ownerReferencesPermissionEnforcement(deps),
     ),
   ],
+  ['RuntimeClass', withoutConfig('RuntimeClass', () => runtimeClass)],
+  ...[...UNSERVED_PLUGINS.keys()].map((name): [string, AdmissionPluginDefinition] => [
+    name,
+    withoutConfig(name, () => nothingToActOn(name)),
+  ]),
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */

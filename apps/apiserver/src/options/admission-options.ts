@@ -1,3 +1,4 @@
+import { UNSERVED_PLUGINS } from '@keel/admission';
 import { flagTypes as t, type NamedFlagSets, type OptionsGroup } from '@keel/flags';
 import {
   ALL_ADMISSION_PLUGINS,
@@ -22,6 +23,10 @@ export class AdmissionOptions implements OptionsGroup<{ admission?: AdmissionCon
   addFlags(fss: NamedFlagSets): void {
     const s = fss.section('Admission');
     const known = ALL_ADMISSION_PLUGINS.join(', ');
+    // Keel serves none of these plugins' kinds: say so where an operator reads the list.
+    const idle =
+      ` In Keel, ${[...UNSERVED_PLUGINS.keys()].join(', ')} have nothing to act on ` +
+      '(it serves no volumes, storage or ingress classes, certificate requests or services).';
     s.var(this, 'admissionControlConfigFile', {
       name: 'admission-control-config-file',
       type: t.string,
@@ -33,7 +38,8 @@ export class AdmissionOptions implements OptionsGroup<{ admission?: AdmissionCon
       usage:
         'admission plugins that should be disabled although they are in the default enabled plugins list ' +
         `(${DEFAULT_ENABLED_ADMISSION_PLUGINS.join(', ')}). Comma-delimited list of admission plugins: ${known}. ` +
-        'The order of plugins in this flag does not matter.',
+        'The order of plugins in this flag does not matter.' +
+        idle,
     });
     s.var(this, 'enableAdmissionPlugins', {
       name: 'enable-admission-plugins',
@@ -41,7 +47,8 @@ export class AdmissionOptions implements OptionsGroup<{ admission?: AdmissionCon
       usage:
         'admission plugins that should be enabled in addition to default enabled ones ' +
         `(${DEFAULT_ENABLED_ADMISSION_PLUGINS.join(', ')}). Comma-delimited list of admission plugins: ${known}. ` +
-        'The order of plugins in this flag does not matter.',
+        'The order of plugins in this flag does not matter.' +
+        idle,
     });
   }
 
