@@ -4,3 +4,11 @@ export {
   type MetricsConfig,
   type PlatformVersion,
 } from './metrics-options.js';
+export {
+  MetricsRegistry,
+  UNEXPECTED_LABEL_VALUE,
+  type CounterMetric,
+  type GaugeMetric,
+  type HistogramMetric,
+  type Labels,
+} from './registry.js';

@@ -10,9 +10,17 @@ const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollecti
  * Retry-After, not a Status, and so does Keel; except to system:masters, who are always served
  * (the real filter's rule: a super-admin or the loopback client must get an answer).
  */
-export function withMaxInFlight(maxReadOnly: number, maxMutating: number): RequestHandler {
-  let readOnly = 0;
-  let mutating = 0;
+/** The requests holding a slot now (apiserver_current_inflight_requests reads them). */
+export class InFlightRequests {
+  readOnly = 0;
+  mutating = 0;
+}
+
+export function withMaxInFlight(
+  maxReadOnly: number,
+  maxMutating: number,
+  inFlight: InFlightRequests = new InFlightRequests(),
+): RequestHandler {
   return function maxInFlightFilter(_req, res, next) {
     const ctx = context(res);
     if (ctx.longRunning) {
@@ -21,7 +29,7 @@ export function withMaxInFlight(maxReadOnly: number, maxMutating: number): Reque
     }
     const isMutating = MUTATING.has(ctx.info.verb);
     const limit = isMutating ? maxMutating : maxReadOnly;
-    const current = isMutating ? mutating : readOnly;
+    const current = isMutating ? inFlight.mutating : inFlight.readOnly;
     if (limit > 0 && current >= limit) {
       if (ctx.user?.groups.includes(SYSTEM_PRIVILEGED_GROUP)) {
         // Served beyond the cap without taking a slot, as in the real filter.
@@ -36,11 +44,11 @@ export function withMaxInFlight(maxReadOnly: number, maxMutating: number): Reque
       res.end('Too many requests, please try again later.\n');
       return;
     }
-    if (isMutating) mutating++;
-    else readOnly++;
+    if (isMutating) inFlight.mutating++;
+    else inFlight.readOnly++;
     res.once('close', () => {
-      if (isMutating) mutating--;
-      else readOnly--;
+      if (isMutating) inFlight.mutating--;
+      else inFlight.readOnly--;
     });
     next();
   };

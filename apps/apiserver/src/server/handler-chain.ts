@@ -8,10 +8,11 @@ import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
 import { withCORS, withHSTS } from '../filters/hsts-cors.js';
 import { withImpersonation } from '../filters/impersonation.js';
-import { withMaxInFlight } from '../filters/max-in-flight.js';
+import { InFlightRequests, withMaxInFlight } from '../filters/max-in-flight.js';
 import { withRecovery } from '../filters/recovery.js';
 import { withRequestInfo } from '../filters/request-info.js';
 import { withTimeout } from '../filters/timeout.js';
+import { withRequestMetrics, type ApiServerMetrics } from '../metrics/index.js';
 
 export interface HandlerChainConfig {
   readonly logger: Logger;
@@ -24,12 +25,14 @@ export interface HandlerChainConfig {
   readonly maxRequestsInFlight: number;
   readonly maxMutatingRequestsInFlight: number;
   readonly requestTimeoutMs: number;
+  readonly metrics: ApiServerMetrics;
 }
 
 /**
  * The one place that knows the filter order, outermost first:
  *   recovery     - catches everything below (registered last, as Express error middleware);
  *   request info - decodes path and verb once for every later filter;
+ *   metrics      - counts every request, refusals by later filters included;
  *   audit ID     - so every response, even a 401, carries Audit-ID;
  *   HSTS, CORS   - headers and preflight answers that must not need credentials;
  *   authentication, then audit (events name the user, denied requests are audited),
@@ -46,9 +49,12 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
   app.set('env', 'production');
   app.disable('etag');
   app.set('query parser', false);
+  const inFlight = new InFlightRequests();
+  config.metrics.setInFlightSource(() => inFlight);
   app.use(
     chain([
       withRequestInfo(),
+      withRequestMetrics(config.metrics),
       withAuditID(),
       withHSTS(config.strictTransportSecurity),
       withCORS(config.corsAllowedOrigins),
@@ -56,7 +62,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withAudit(config.auditor),
       withImpersonation(config.authorizer),
       withAuthorization(config.authorizer),
-      withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight),
+      withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),
       withTimeout(config.requestTimeoutMs),
       ...handlers,
     ]),

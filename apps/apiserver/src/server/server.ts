@@ -22,6 +22,7 @@ import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
+import { ApiServerMetrics, metricsHandler, pollStorageObjects, storedResources } from '../metrics/index.js';
 import { ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
 import { fromViews } from '../endpoints/discovery/groups.js';
@@ -165,6 +166,14 @@ export async function runServer(
     }),
   );
 
+  const metrics = new ApiServerMetrics(config.metrics);
+  void pollStorageObjects(
+    parts.storage,
+    metrics,
+    () => storedResources(views),
+    config.store.countMetricPollPeriod.milliseconds,
+    shutdownInitiated.signal,
+  );
   const dispatch: RequestHandler = (req, res, next) => {
     const { url, info, user } = context(res);
     // Authentication always sets a user (anonymous included) before a request gets here.
@@ -181,6 +190,7 @@ export async function runServer(
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
+      metrics,
     },
     [
       healthHandler as RequestHandler,
@@ -188,6 +198,7 @@ export async function runServer(
         serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
       }),
       openapiHandler(views),
+      metricsHandler(metrics),
       ...(parts.extraHandlers ?? []),
       dispatch,
       notFoundHandler(),

@@ -1,0 +1,4 @@
+export { ApiServerMetrics, type InFlightCounts, type RequestLabel } from './apiserver-metrics.js';
+export { withRequestMetrics } from './request-metrics-filter.js';
+export { metricsHandler } from './metrics-handler.js';
+export { pollStorageObjects, storedResources, type CountedResource } from './storage-objects.js';
