@@ -21,7 +21,7 @@ export interface HistogramMetric<L extends string> {
 interface MetricOpts<L extends string> {
   readonly name: string;
   readonly help: string;
-  readonly labelNames: readonly L[];
+  readonly labelNames?: readonly L[];
   /** Called at every scrape before the values are read (gauges that sample a source). */
   readonly collect?: () => void;
 }
@@ -85,7 +85,7 @@ export class MetricsRegistry {
     return {
       name: o.name,
       help: o.help,
-      labelNames: [...o.labelNames],
+      labelNames: [...(o.labelNames ?? [])],
       registers: this.disabled.has(o.name) ? [] : [this.registry],
     };
   }

@@ -131,7 +131,7 @@ export class Scheduler {
         this.deps.logger.v(3).info('Skip schedule deleting pod', { pod: podName(pod), why });
       },
       onError: (err) => this.deps.logger.error('Reporting a scheduling result failed', { err }),
-      observeAlgorithm: (seconds) => this.deps.metrics.algorithmDuration.observe(seconds),
+      observeAlgorithm: (seconds) => this.deps.metrics.algorithmDuration.observe({}, seconds),
     };
     this.deps.logger.info('Starting scheduling', { profiles: [...this.frameworks.keys()].join(',') });
     await runSchedulerLoop(loop, signal);
