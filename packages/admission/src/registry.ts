@@ -6,6 +6,7 @@ import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
+import { podSecurityDefinition } from './plugins/pod-security/index.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -74,6 +75,7 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     ),
   ],
   ['AlwaysDeny', withoutConfig('AlwaysDeny', () => alwaysDeny)],
+  ['PodSecurity', podSecurityDefinition],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */
