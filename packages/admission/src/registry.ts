@@ -5,6 +5,7 @@ import { loadAdmissionConfiguration, type PluginConfig } from './configuration.j
 import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
+import { imagePolicyWebhookDefinition } from './plugins/image-policy-webhook.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
 import { podSecurityDefinition } from './plugins/pod-security/index.js';
 
@@ -76,6 +77,7 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
   ],
   ['AlwaysDeny', withoutConfig('AlwaysDeny', () => alwaysDeny)],
   ['PodSecurity', podSecurityDefinition],
+  ['ImagePolicyWebhook', imagePolicyWebhookDefinition],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */
