@@ -1,0 +1,112 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestApiServer } from '@keel/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create, expectStatus, podBody, podPath, unique, type Json } from './support/core.js';
+
+const NS_PATH = '/api/v1/namespaces';
+const privileged = { containers: [{ name: 'c', image: 'registry.example/app:1', securityContext: { privileged: true } }] };
+
+function namespace(name: string, labels: Record<string, string>): Json {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
+}
+
+describe('PodSecurity admission (memory store)', () => {
+  let server: TestApiServer;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-podsec-'));
+    const config = join(dir, 'admission.yaml');
+    writeFileSync(
+      config,
+      `apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  configuration:
+    apiVersion: pod-security.admission.config.k8s.io/v1
+    kind: PodSecurityConfiguration
+    defaults:
+      warn: baseline
+    exemptions:
+      namespaces: [exempt-ns]
+`,
+    );
+    server = await TestApiServer.start({ args: [`--admission-control-config-file=${config}`] });
+    await server.ready();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('a namespace labelled enforce=restricted refuses a privileged pod with the real message', async () => {
+    const ns = unique('restricted');
+    await create(server, NS_PATH, namespace(ns, { 'pod-security.kubernetes.io/enforce': 'restricted' }));
+    const res = await server.request('POST', podPath(ns), { body: podBody('x', privileged) });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
+      details: { name: 'x', kind: 'pods' },
+      message:
+        'pods "x" is forbidden: violates PodSecurity "restricted:latest": privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+    });
+    const ok = podBody('ok', {
+      securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+      containers: [
+        {
+          name: 'c',
+          image: 'registry.example/app:1',
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+        },
+      ],
+    });
+    await create(server, podPath(ns), ok);
+  });
+
+  it('a warn label (and the configured default) yields a Warning header but admits the pod', async () => {
+    const ns = unique('warned');
+    await create(server, NS_PATH, namespace(ns, { 'pod-security.kubernetes.io/warn': 'restricted' }));
+    const res = await server.request('POST', podPath(ns), { body: podBody('w', { hostNetwork: true }) });
+    expect(res.status).toBe(201);
+    expect(String(res.headers['warning'])).toContain(
+      '299 - "would violate PodSecurity \\"restricted:latest\\": host namespaces (hostNetwork=true), allowPrivilegeEscalation != false',
+    );
+    const plain = unique('plain');
+    const byDefault = await server.request('POST', podPath(plain), { body: podBody('d', privileged) });
+    expect(byDefault.status).toBe(201);
+    expect(String(byDefault.headers['warning'])).toContain('would violate PodSecurity \\"baseline:latest\\": privileged');
+  });
+
+  it('a namespace exempt in the configuration file is not checked', async () => {
+    await create(server, NS_PATH, namespace('exempt-ns', { 'pod-security.kubernetes.io/enforce': 'restricted' }));
+    const res = await server.request('POST', podPath('exempt-ns'), { body: podBody('x', privileged) });
+    expect(res.status).toBe(201);
+    expect(res.headers['warning']).toBeUndefined();
+  });
+
+  it('refuses a bad level label on a namespace; warns about existing pods when enforce tightens', async () => {
+    const bad = await expectStatus(
+      server.request('POST', NS_PATH, {
+        body: namespace(unique('bad'), { 'pod-security.kubernetes.io/enforce': 'strict' }),
+      }),
+      422,
+    );
+    expect(bad['message']).toMatch(
+      /^Namespace "bad-[0-9a-f]+" is invalid: metadata\.labels\[pod-security\.kubernetes\.io\/enforce\]: Invalid value: "strict": must be one of privileged, baseline, restricted$/,
+    );
+    const ns = unique('tighten');
+    await create(server, NS_PATH, namespace(ns, {}));
+    await create(server, podPath(ns), podBody('priv', privileged));
+    const res = await server.request('PATCH', `${NS_PATH}/${ns}`, {
+      body: { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(res.status).toBe(200);
+    const warning = String(res.headers['warning']);
+    expect(warning).toContain(`existing pods in namespace \\"${ns}\\" violate the new PodSecurity enforce level \\"baseline:latest\\"`);
+    expect(warning).toContain('priv: privileged');
+  });
+});
