@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { reviewWith, TestApiServer, TestPKI, TestWebhookServer, writeWebhookConfig, type WebhookCall } from '@keel/testing';
+import {
+  reviewWith,
+  TestApiServer,
+  TestPKI,
+  TestWebhookServer,
+  writeWebhookConfig,
+  type WebhookCall,
+} from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, podBody, podPath, unique } from './support/core.js';
 
@@ -30,7 +37,9 @@ describe('ImagePolicyWebhook admission (memory store)', () => {
   let failOpen: TestApiServer | undefined;
   beforeAll(async () => {
     hook = await TestWebhookServer.start(serving, (call: WebhookCall) => {
-      const images = (call.body as { spec: { containers: { image: string }[] } }).spec.containers.map((c) => c.image);
+      const images = (call.body as { spec: { containers: { image: string }[] } }).spec.containers.map(
+        (c) => c.image,
+      );
       return reviewWith(
         call,
         images.some((i) => i.startsWith('untrusted.example/'))
@@ -38,10 +47,20 @@ describe('ImagePolicyWebhook admission (memory store)', () => {
           : { allowed: true },
       );
     });
-    const kubeConfigFile = writeWebhookConfig(join(pki.dir, 'backend.json'), hook.url('/imagereview'), ca.certPem);
+    const kubeConfigFile = writeWebhookConfig(
+      join(pki.dir, 'backend.json'),
+      hook.url('/imagereview'),
+      ca.certPem,
+    );
     server = await startWith(admissionConfig('admission.json', { kubeConfigFile, denyTTL: 5 }));
-    const down = writeWebhookConfig(join(pki.dir, 'down.json'), 'https://127.0.0.1:1/imagereview', ca.certPem);
-    failOpen = await startWith(admissionConfig('fail-open.json', { kubeConfigFile: down, defaultAllow: true }));
+    const down = writeWebhookConfig(
+      join(pki.dir, 'down.json'),
+      'https://127.0.0.1:1/imagereview',
+      ca.certPem,
+    );
+    failOpen = await startWith(
+      admissionConfig('fail-open.json', { kubeConfigFile: down, defaultAllow: true }),
+    );
     await Promise.all([server.ready(), failOpen.ready()]);
   });
   afterAll(async () => {
@@ -62,12 +81,26 @@ describe('ImagePolicyWebhook admission (memory store)', () => {
       message:
         'pods "x" is forbidden: image policy webhook backend denied one or more images: images from untrusted.example are not allowed',
     });
-    await create(server!, podPath(ns), podBody('ok', { containers: [{ name: 'c', image: 'registry.example/app:1' }] }));
-    expect(hook.calls.map((c) => (c.body as { spec: { namespace: string } }).spec.namespace)).toEqual([ns, ns]);
+    await create(
+      server!,
+      podPath(ns),
+      podBody('ok', { containers: [{ name: 'c', image: 'registry.example/app:1' }] }),
+    );
+    expect(hook.calls.map((c) => (c.body as { spec: { namespace: string } }).spec.namespace)).toEqual([
+      ns,
+      ns,
+    ]);
   });
 
   it('defaultAllow admits pods while the backend is down', async () => {
     const ns = unique('open');
-    await create(failOpen!, podPath(ns), podBody('x', { containers: [{ name: 'c', image: 'untrusted.example/miner:1' }] }));
+    const pod = await create(
+      failOpen!,
+      podPath(ns),
+      podBody('x', { containers: [{ name: 'c', image: 'untrusted.example/miner:1' }] }),
+    );
+    expect(pod['metadata']).toMatchObject({
+      annotations: { 'alpha.image-policy.k8s.io/failed-open': 'true' },
+    });
   });
 });

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, expectStatus, podBody, podPath, unique, type Json } from './support/core.js';
 
 const NS_PATH = '/api/v1/namespaces';
-const privileged = { containers: [{ name: 'c', image: 'registry.example/app:1', securityContext: { privileged: true } }] };
+const privileged = {
+  containers: [{ name: 'c', image: 'registry.example/app:1', securityContext: { privileged: true } }],
+};
 
 function namespace(name: string, labels: Record<string, string>): Json {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
@@ -77,11 +79,17 @@ plugins:
     const plain = unique('plain');
     const byDefault = await server.request('POST', podPath(plain), { body: podBody('d', privileged) });
     expect(byDefault.status).toBe(201);
-    expect(String(byDefault.headers['warning'])).toContain('would violate PodSecurity \\"baseline:latest\\": privileged');
+    expect(String(byDefault.headers['warning'])).toContain(
+      'would violate PodSecurity \\"baseline:latest\\": privileged',
+    );
   });
 
   it('a namespace exempt in the configuration file is not checked', async () => {
-    await create(server, NS_PATH, namespace('exempt-ns', { 'pod-security.kubernetes.io/enforce': 'restricted' }));
+    await create(
+      server,
+      NS_PATH,
+      namespace('exempt-ns', { 'pod-security.kubernetes.io/enforce': 'restricted' }),
+    );
     const res = await server.request('POST', podPath('exempt-ns'), { body: podBody('x', privileged) });
     expect(res.status).toBe(201);
     expect(res.headers['warning']).toBeUndefined();
@@ -106,7 +114,9 @@ plugins:
     });
     expect(res.status).toBe(200);
     const warning = String(res.headers['warning']);
-    expect(warning).toContain(`existing pods in namespace \\"${ns}\\" violate the new PodSecurity enforce level \\"baseline:latest\\"`);
+    expect(warning).toContain(
+      `existing pods in namespace \\"${ns}\\" violate the new PodSecurity enforce level \\"baseline:latest\\"`,
+    );
     expect(warning).toContain('priv: privileged');
   });
 });

@@ -5,7 +5,14 @@
  */
 import { badRequest, forbidden } from '@keel/apimachinery';
 import { ConfigFileError } from '@keel/config-file';
-import { errorText, expectKind, sendReview, TtlCache, webhookEndpoint, type ReviewEndpoint } from '@keel/auth';
+import {
+  errorText,
+  expectKind,
+  sendReview,
+  TtlCache,
+  webhookEndpoint,
+  type ReviewEndpoint,
+} from '@keel/auth';
 import type { AdmissionAttributes } from '../attributes.js';
 import type { AdmissionPlugin } from '../plugin.js';
 import type { AdmissionPluginDefinition } from '../registry.js';
@@ -14,6 +21,9 @@ import { arr, obj, str, strings } from './json.js';
 
 /** The prefix of the plugin's audit annotations (kube's AuditKeyPrefix). */
 export const IMAGE_POLICY_AUDIT_PREFIX = 'imagepolicywebhook.image-policy.k8s.io/';
+
+/** The annotation a pod admitted in spite of a backend failure carries (kube's ImagePolicyFailedOpenKey). */
+export const FAILED_OPEN_POD_ANNOTATION = 'alpha.image-policy.k8s.io/failed-open';
 
 interface ImageReviewStatus {
   readonly allowed: boolean;
@@ -63,14 +73,23 @@ export function imagePolicyWebhook(
   const cache = new TtlCache<ImageReviewStatus>(CACHE_ENTRIES, now);
   const backoff = { initialMs: config.retryBackoffMs, factor: 1.5, jitter: 0.2, steps: 5 };
 
-  async function review(attrs: AdmissionAttributes, spec: Record<string, unknown>): Promise<ImageReviewStatus | undefined> {
+  async function review(
+    attrs: AdmissionAttributes,
+    spec: Record<string, unknown>,
+  ): Promise<ImageReviewStatus | undefined> {
     const key = JSON.stringify(spec);
     const cached = cache.get(key);
     if (cached) return cached;
     try {
       const answer = await sendReview(
         endpoint,
-        { apiVersion: 'imagepolicy.k8s.io/v1alpha1', kind: 'ImageReview', metadata: { creationTimestamp: null }, spec, status: { allowed: false } },
+        {
+          apiVersion: 'imagepolicy.k8s.io/v1alpha1',
+          kind: 'ImageReview',
+          metadata: { creationTimestamp: null },
+          spec,
+          status: { allowed: false },
+        },
         { backoff },
       );
       const status = statusOf(answer);
@@ -81,6 +100,12 @@ export function imagePolicyWebhook(
       if (!config.defaultAllow) throw forbidden({ group: '', resource: 'pods' }, attrs.name, why);
       attrs.addAnnotation?.(`${IMAGE_POLICY_AUDIT_PREFIX}failed-open`, 'true');
       attrs.addAnnotation?.(`${IMAGE_POLICY_AUDIT_PREFIX}error`, why);
+      // kube still marks the pod itself, from its validating phase, so that tools without the
+      // audit log can find pods admitted unchecked.
+      if (attrs.object) {
+        const meta = attrs.object.metadata;
+        meta.annotations = { ...meta.annotations, [FAILED_OPEN_POD_ANNOTATION]: 'true' };
+      }
       return undefined;
     }
   }
@@ -92,7 +117,8 @@ export function imagePolicyWebhook(
       const { subresource } = attrs;
       if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods') return;
       if (subresource !== '' && subresource !== 'ephemeralcontainers') return;
-      if (!obj(attrs.object)) throw badRequest('Resource was marked with kind Pod but was unable to be converted');
+      if (!obj(attrs.object))
+        throw badRequest('Resource was marked with kind Pod but was unable to be converted');
       const status = await review(attrs, reviewSpec(attrs));
       if (!status) return;
       for (const [k, v] of Object.entries(status.auditAnnotations))
@@ -118,7 +144,9 @@ export const imagePolicyWebhookDefinition: AdmissionPluginDefinition = {
     try {
       endpoint = webhookEndpoint('admission-control-config-file', parsed.kubeConfigFile);
     } catch (err) {
-      throw new ConfigFileError(`${config.source}: imagePolicy.kubeConfigFile: ${errorText(err).replace(/^--[a-z-]+: /, '')}`);
+      throw new ConfigFileError(
+        `${config.source}: imagePolicy.kubeConfigFile: ${errorText(err).replace(/^--[a-z-]+: /, '')}`,
+      );
     }
     return () => imagePolicyWebhook(parsed, endpoint);
   },

@@ -30,11 +30,15 @@ describe('baseline host checks', () => {
 
   it('privileged: init, regular and ephemeral containers', () => {
     const priv = { securityContext: { privileged: true } };
-    expect(privileged(pod({ containers: [c('a', { securityContext: { privileged: false } })] })).allowed).toBe(
-      true,
-    );
+    expect(
+      privileged(pod({ containers: [c('a', { securityContext: { privileged: false } })] })).allowed,
+    ).toBe(true);
     const r = privileged(
-      pod({ initContainers: [c('init', priv)], containers: [c('a', priv)], ephemeralContainers: [c('dbg', priv)] }),
+      pod({
+        initContainers: [c('init', priv)],
+        containers: [c('a', priv)],
+        ephemeralContainers: [c('dbg', priv)],
+      }),
     );
     expect(r.detail).toBe('containers "init", "a", "dbg" must not set securityContext.privileged=true');
     expect(privileged(pod({ containers: [c('a', priv)] })).detail).toBe(
@@ -43,9 +47,9 @@ describe('baseline host checks', () => {
   });
 
   it('hostPorts: names the containers and the ports, sorted as strings', () => {
-    expect(hostPorts(pod({ containers: [c('a', { ports: [{ containerPort: 80, hostPort: 0 }] })] })).allowed).toBe(
-      true,
-    );
+    expect(
+      hostPorts(pod({ containers: [c('a', { ports: [{ containerPort: 80, hostPort: 0 }] })] })).allowed,
+    ).toBe(true);
     expect(
       hostPorts(
         pod({
@@ -55,7 +59,11 @@ describe('baseline host checks', () => {
           ],
         }),
       ),
-    ).toEqual({ allowed: false, reason: 'hostPort', detail: 'containers "a", "b" use hostPorts 10250, 9100' });
+    ).toEqual({
+      allowed: false,
+      reason: 'hostPort',
+      detail: 'containers "a", "b" use hostPorts 10250, 9100',
+    });
     expect(hostPorts(pod({ containers: [c('a', { ports: [{ hostPort: 80 }] })] })).detail).toBe(
       'container "a" uses hostPort 80',
     );
@@ -64,7 +72,14 @@ describe('baseline host checks', () => {
   it('hostPathVolumes: names the volumes', () => {
     expect(hostPathVolumes(pod({ volumes: [{ name: 'e', emptyDir: {} }] })).allowed).toBe(true);
     expect(
-      hostPathVolumes(pod({ volumes: [{ name: 'proc', hostPath: { path: '/proc' } }, { name: 'sys', hostPath: {} }] })),
+      hostPathVolumes(
+        pod({
+          volumes: [
+            { name: 'proc', hostPath: { path: '/proc' } },
+            { name: 'sys', hostPath: {} },
+          ],
+        }),
+      ),
     ).toEqual({ allowed: false, reason: 'hostPath volumes', detail: 'volumes "proc", "sys"' });
   });
 });

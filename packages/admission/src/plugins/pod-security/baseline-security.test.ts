@@ -13,19 +13,27 @@ const pod = (spec: Record<string, unknown>, annotations: Record<string, string> 
   spec,
   annotations,
 });
-const c = (name: string, securityContext?: Record<string, unknown>) => ({ name, image: 'i', securityContext });
+const c = (name: string, securityContext?: Record<string, unknown>) => ({
+  name,
+  image: 'i',
+  securityContext,
+});
 
 describe('baseline security-setting checks', () => {
   it('capabilities: only the default set may be added', () => {
-    expect(capabilitiesBaseline(pod({ containers: [c('a', { capabilities: { add: ['CHOWN', 'KILL'] } })] })).allowed).toBe(
-      true,
-    );
     expect(
-      capabilitiesBaseline(pod({ containers: [c('flannel', { capabilities: { add: ['NET_RAW', 'NET_ADMIN', 'CHOWN'] } })] })),
+      capabilitiesBaseline(pod({ containers: [c('a', { capabilities: { add: ['CHOWN', 'KILL'] } })] }))
+        .allowed,
+    ).toBe(true);
+    expect(
+      capabilitiesBaseline(
+        pod({ containers: [c('flannel', { capabilities: { add: ['NET_RAW', 'NET_ADMIN', 'CHOWN'] } })] }),
+      ),
     ).toEqual({
       allowed: false,
       reason: 'non-default capabilities',
-      detail: 'container "flannel" must not include "NET_ADMIN", "NET_RAW" in securityContext.capabilities.add',
+      detail:
+        'container "flannel" must not include "NET_ADMIN", "NET_RAW" in securityContext.capabilities.add',
     });
   });
 
@@ -43,15 +51,18 @@ describe('baseline security-setting checks', () => {
       reason: 'forbidden AppArmor profile',
       detail: 'pod must not set AppArmor profile type to "Unconfined"',
     });
-    expect(appArmorProfile(pod({ containers: [c('foo', { appArmorProfile: { type: 'Unconfined' } })] })).detail).toBe(
-      'container "foo" must not set AppArmor profile type to "Unconfined"',
-    );
+    expect(
+      appArmorProfile(pod({ containers: [c('foo', { appArmorProfile: { type: 'Unconfined' } })] })).detail,
+    ).toBe('container "foo" must not set AppArmor profile type to "Unconfined"');
     const r = appArmorProfile(
-      pod({}, {
-        'container.apparmor.security.beta.kubernetes.io/e': 'unconfined',
-        'container.apparmor.security.beta.kubernetes.io/f': 'unknown',
-        'container.apparmor.security.beta.kubernetes.io/b': 'runtime/default',
-      }),
+      pod(
+        {},
+        {
+          'container.apparmor.security.beta.kubernetes.io/e': 'unconfined',
+          'container.apparmor.security.beta.kubernetes.io/f': 'unknown',
+          'container.apparmor.security.beta.kubernetes.io/b': 'runtime/default',
+        },
+      ),
     );
     expect(r.reason).toBe('forbidden AppArmor profiles');
     expect(r.detail).toBe(
@@ -60,9 +71,10 @@ describe('baseline security-setting checks', () => {
   });
 
   it('seLinuxOptions: types outside the allowed set, user and role', () => {
-    expect(seLinuxOptions(pod({ securityContext: { seLinuxOptions: { type: 'container_t', level: 's0' } } })).allowed).toBe(
-      true,
-    );
+    expect(
+      seLinuxOptions(pod({ securityContext: { seLinuxOptions: { type: 'container_t', level: 's0' } } }))
+        .allowed,
+    ).toBe(true);
     expect(
       seLinuxOptions(
         pod({
@@ -89,7 +101,10 @@ describe('baseline security-setting checks', () => {
     expect(seccompProfileBaseline(pod({ containers: [c('a')] })).allowed).toBe(true);
     expect(
       seccompProfileBaseline(
-        pod({ securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [c('a', { seccompProfile: { type: 'Unconfined' } })] }),
+        pod({
+          securityContext: { seccompProfile: { type: 'Unconfined' } },
+          containers: [c('a', { seccompProfile: { type: 'Unconfined' } })],
+        }),
       ),
     ).toEqual({
       allowed: false,
@@ -99,11 +114,21 @@ describe('baseline security-setting checks', () => {
   });
 
   it('sysctls: only the safe set', () => {
-    expect(sysctls(pod({ securityContext: { sysctls: [{ name: 'net.ipv4.tcp_syncookies', value: '1' }] } })).allowed).toBe(
-      true,
-    );
     expect(
-      sysctls(pod({ securityContext: { sysctls: [{ name: 'kernel.msgmax', value: '1' }, { name: 'vm.swappiness', value: '1' }] } })),
+      sysctls(pod({ securityContext: { sysctls: [{ name: 'net.ipv4.tcp_syncookies', value: '1' }] } }))
+        .allowed,
+    ).toBe(true);
+    expect(
+      sysctls(
+        pod({
+          securityContext: {
+            sysctls: [
+              { name: 'kernel.msgmax', value: '1' },
+              { name: 'vm.swappiness', value: '1' },
+            ],
+          },
+        }),
+      ),
     ).toEqual({ allowed: false, reason: 'forbidden sysctls', detail: 'kernel.msgmax, vm.swappiness' });
   });
 });

@@ -26,12 +26,6 @@ export interface PodView {
   readonly spec: Json;
 }
 
-/** A named check: the name orders the checks as kube registers them (by file name). */
-export interface PolicyCheck {
-  readonly id: string;
-  readonly check: (pod: PodView) => CheckResult;
-}
-
 /** Init containers, containers, then ephemeral containers, as kube's visitContainers walks them. */
 export function allContainers(spec: Json): Json[] {
   return [...arr(spec['initContainers']), ...arr(spec['containers']), ...arr(spec['ephemeralContainers'])];

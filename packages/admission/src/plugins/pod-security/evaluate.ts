@@ -31,7 +31,11 @@ const BASELINE: readonly VersionedCheck[] = [
 ];
 
 /** Baseline checks a restricted check replaces at the restricted level. */
-const OVERRIDDEN_AT_RESTRICTED = new Set(['capabilities_baseline', 'hostPathVolumes', 'seccompProfile_baseline']);
+const OVERRIDDEN_AT_RESTRICTED = new Set([
+  'capabilities_baseline',
+  'hostPathVolumes',
+  'seccompProfile_baseline',
+]);
 
 const RESTRICTED: readonly VersionedCheck[] = [
   { id: 'allowPrivilegeEscalation', since: 8, check: restricted.allowPrivilegeEscalation },

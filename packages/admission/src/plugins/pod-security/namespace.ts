@@ -31,7 +31,9 @@ const POD_CHECK_BUDGET_MS = 1000;
 const labelsOf = (o: unknown) => strings(obj(obj(o)?.['metadata'])?.['labels']);
 
 function sameErrors(a: readonly FieldError[], b: readonly FieldError[]): boolean {
-  return a.length === b.length && a.every((e, i) => fieldErrorString(e) === fieldErrorString(b[i] as FieldError));
+  return (
+    a.length === b.length && a.every((e, i) => fieldErrorString(e) === fieldErrorString(b[i] as FieldError))
+  );
 }
 
 export function validateNamespace(
@@ -137,7 +139,9 @@ export function checkExistingPods(
   }
   const warnings: string[] = [];
   if (checked < total)
-    warnings.push(`new PodSecurity enforce level only checked against the first ${checked} of ${total} existing pods`);
+    warnings.push(
+      `new PodSecurity enforce level only checked against the first ${checked} of ${total} existing pods`,
+    );
   if (groups.size > 0)
     warnings.push(
       `existing pods in namespace "${namespace}" violate the new PodSecurity enforce level "${levelVersionString(enforce)}"`,

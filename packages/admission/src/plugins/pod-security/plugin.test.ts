@@ -9,16 +9,24 @@ import { chainOf, depsOf } from '../../testing/index.js';
 
 type Json = Record<string, unknown>;
 
-const ns = (name: string, labels: Record<string, string> = {}): StoredObject => ({ metadata: { name, labels } });
+const ns = (name: string, labels: Record<string, string> = {}): StoredObject => ({
+  metadata: { name, labels },
+});
 const podObj = (name: string, spec: Json, metadata: Json = {}): StoredObject =>
   ({ metadata: { name, namespace: 'team', ...metadata }, spec }) as StoredObject;
 
-const privilegedPod = podObj('x', { containers: [{ name: 'c', image: 'i', securityContext: { privileged: true } }] });
+const privilegedPod = podObj('x', {
+  containers: [{ name: 'c', image: 'i', securityContext: { privileged: true } }],
+});
 const plainPod = podObj('p', { containers: [{ name: 'c', image: 'i' }] });
 const restrictedPod = podObj('r', {
   securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
   containers: [
-    { name: 'c', image: 'i', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } },
+    {
+      name: 'c',
+      image: 'i',
+      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+    },
   ],
 });
 
@@ -68,7 +76,10 @@ const fresh = (): Seen => ({ warnings: [], annotations: {} });
 
 describe('PodSecurity on pods', () => {
   it('enforce=restricted refuses a privileged pod with every violation, in kube order', async () => {
-    const chain = chainOf(['PodSecurity'], depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'restricted' })] }));
+    const chain = chainOf(
+      ['PodSecurity'],
+      depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'restricted' })] }),
+    );
     const seen = fresh();
     expect(await run(chain, attrsFor('pods', 'CREATE', privilegedPod, seen))).toEqual({
       code: 403,
@@ -113,7 +124,10 @@ describe('PodSecurity on pods', () => {
   });
 
   it('a bad label enforces restricted and records the parse error', async () => {
-    const chain = chainOf(['PodSecurity'], depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'strict' })] }));
+    const chain = chainOf(
+      ['PodSecurity'],
+      depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'strict' })] }),
+    );
     const seen = fresh();
     expect((await run(chain, attrsFor('pods', 'CREATE', plainPod, seen)))?.message).toMatch(
       /^pods "p" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false/,
@@ -124,27 +138,42 @@ describe('PodSecurity on pods', () => {
   });
 
   it('ignores status updates and updates that change nothing the policy reads', async () => {
-    const chain = chainOf(['PodSecurity'], depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'baseline' })] }));
-    expect(await run(chain, attrsFor('pods', 'UPDATE', privilegedPod, fresh(), { subresource: 'status' }))).toBeUndefined();
-    const relabelled = podObj('x', privilegedPod['spec' as keyof StoredObject] as unknown as Json, { labels: { a: 'b' } });
+    const chain = chainOf(
+      ['PodSecurity'],
+      depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'baseline' })] }),
+    );
+    expect(
+      await run(chain, attrsFor('pods', 'UPDATE', privilegedPod, fresh(), { subresource: 'status' })),
+    ).toBeUndefined();
+    const relabelled = podObj('x', privilegedPod['spec' as keyof StoredObject] as unknown as Json, {
+      labels: { a: 'b' },
+    });
     expect(
       await run(chain, attrsFor('pods', 'UPDATE', relabelled, fresh(), { oldObject: privilegedPod })),
     ).toBeUndefined();
     const newImage = podObj('x', {
       containers: [{ name: 'c', image: 'other', securityContext: { privileged: true } }],
     });
-    expect((await run(chain, attrsFor('pods', 'UPDATE', newImage, fresh(), { oldObject: privilegedPod })))?.code).toBe(403);
+    expect(
+      (await run(chain, attrsFor('pods', 'UPDATE', newImage, fresh(), { oldObject: privilegedPod })))?.code,
+    ).toBe(403);
   });
 
   it('checks an ephemeral container added through the ephemeralcontainers subresource', async () => {
-    const chain = chainOf(['PodSecurity'], depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'baseline' })] }));
+    const chain = chainOf(
+      ['PodSecurity'],
+      depsOf({ namespaces: [ns('team', { 'pod-security.kubernetes.io/enforce': 'baseline' })] }),
+    );
     const withDebug = podObj('p', {
       containers: [{ name: 'c', image: 'i' }],
       ephemeralContainers: [{ name: 'dbg', image: 'busybox', securityContext: { privileged: true } }],
     });
     const r = await run(
       chain,
-      attrsFor('pods', 'UPDATE', withDebug, fresh(), { subresource: 'ephemeralcontainers', oldObject: plainPod }),
+      attrsFor('pods', 'UPDATE', withDebug, fresh(), {
+        subresource: 'ephemeralcontainers',
+        oldObject: plainPod,
+      }),
     );
     expect(r?.message).toBe(
       'pods "p" is forbidden: violates PodSecurity "baseline:latest": privileged (container "dbg" must not set securityContext.privileged=true)',
@@ -167,14 +196,23 @@ plugins:
     exemptions: {usernames: [ops], namespaces: [kube-system], runtimeClasses: [kata]}
 `,
     );
-    const chain = chainOf(['PodSecurity'], depsOf({ namespaces: [ns('team'), ns('kube-system')] }), { configFile: file });
+    const chain = chainOf(['PodSecurity'], depsOf({ namespaces: [ns('team'), ns('kube-system')] }), {
+      configFile: file,
+    });
     expect((await run(chain, attrsFor('pods', 'CREATE', privilegedPod, fresh())))?.code).toBe(403);
     const seen = fresh();
-    expect(await run(chain, attrsFor('pods', 'CREATE', privilegedPod, seen, { namespace: 'kube-system' }))).toBeUndefined();
+    expect(
+      await run(chain, attrsFor('pods', 'CREATE', privilegedPod, seen, { namespace: 'kube-system' })),
+    ).toBeUndefined();
     expect(seen.annotations).toEqual({ 'pod-security.kubernetes.io/exempt': 'namespace' });
     const ops = { name: 'ops', uid: '', groups: [], extra: {} };
-    expect(await run(chain, attrsFor('pods', 'CREATE', privilegedPod, fresh(), { user: ops }))).toBeUndefined();
-    const kata = podObj('k', { runtimeClassName: 'kata', containers: [{ name: 'c', image: 'i', securityContext: { privileged: true } }] });
+    expect(
+      await run(chain, attrsFor('pods', 'CREATE', privilegedPod, fresh(), { user: ops })),
+    ).toBeUndefined();
+    const kata = podObj('k', {
+      runtimeClassName: 'kata',
+      containers: [{ name: 'c', image: 'i', securityContext: { privileged: true } }],
+    });
     expect(await run(chain, attrsFor('pods', 'CREATE', kata, fresh()))).toBeUndefined();
   });
 
@@ -203,21 +241,38 @@ plugins:
 describe('PodSecurity on namespaces', () => {
   it('refuses a bad level or version label on create with the real 422', async () => {
     const chain = chainOf(['PodSecurity'], depsOf({}));
-    const bad = ns('team', { 'pod-security.kubernetes.io/enforce': 'strict', 'pod-security.kubernetes.io/warn-version': 'v2' });
+    const bad = ns('team', {
+      'pod-security.kubernetes.io/enforce': 'strict',
+      'pod-security.kubernetes.io/warn-version': 'v2',
+    });
     expect(await run(chain, attrsFor('namespaces', 'CREATE', bad, fresh()))).toEqual({
       code: 422,
       reason: 'Invalid',
       message:
         'Namespace "team" is invalid: [metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted, metadata.labels[pod-security.kubernetes.io/warn-version]: Invalid value: "v2": must be "latest" or "v1.x"]',
     });
-    expect(await run(chain, attrsFor('namespaces', 'CREATE', ns('team', { 'pod-security.kubernetes.io/enforce': 'baseline' }), fresh()))).toBeUndefined();
+    expect(
+      await run(
+        chain,
+        attrsFor(
+          'namespaces',
+          'CREATE',
+          ns('team', { 'pod-security.kubernetes.io/enforce': 'baseline' }),
+          fresh(),
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   it('lets an update keep labels that were already bad, but not introduce them', async () => {
     const chain = chainOf(['PodSecurity'], depsOf({}));
     const bad = ns('team', { 'pod-security.kubernetes.io/audit': 'nope' });
-    expect(await run(chain, attrsFor('namespaces', 'UPDATE', bad, fresh(), { oldObject: bad }))).toBeUndefined();
-    expect((await run(chain, attrsFor('namespaces', 'UPDATE', bad, fresh(), { oldObject: ns('team') })))?.code).toBe(422);
+    expect(
+      await run(chain, attrsFor('namespaces', 'UPDATE', bad, fresh(), { oldObject: bad })),
+    ).toBeUndefined();
+    expect(
+      (await run(chain, attrsFor('namespaces', 'UPDATE', bad, fresh(), { oldObject: ns('team') })))?.code,
+    ).toBe(422);
   });
 
   it('warns about existing pods a stricter enforce level would refuse, grouped by problem', async () => {
@@ -230,7 +285,9 @@ describe('PodSecurity on namespaces', () => {
     const chain = chainOf(['PodSecurity'], depsOf({ pods }));
     const seen = fresh();
     const to = ns('team', { 'pod-security.kubernetes.io/enforce': 'baseline' });
-    expect(await run(chain, attrsFor('namespaces', 'UPDATE', to, seen, { oldObject: ns('team') }))).toBeUndefined();
+    expect(
+      await run(chain, attrsFor('namespaces', 'UPDATE', to, seen, { oldObject: ns('team') })),
+    ).toBeUndefined();
     expect(seen.warnings).toEqual([
       'existing pods in namespace "team" violate the new PodSecurity enforce level "baseline:latest"',
       'a-priv (and 1 other pod): privileged',

@@ -63,7 +63,8 @@ export function podSecurity(config: PodSecurityConfig, deps: PodSecurityDeps): A
     const runtimeClass = runtimeClassOf(pod);
     if (runtimeClass !== '' && config.exemptions.runtimeClasses.has(runtimeClass))
       return annotate(attrs, 'exempt', 'runtimeClass');
-    if (errors.length > 0) annotate(attrs, 'error', `Failed to parse policy: ${aggregateFieldErrors(errors)}`);
+    if (errors.length > 0)
+      annotate(attrs, 'error', `Failed to parse policy: ${aggregateFieldErrors(errors)}`);
 
     // Each level and version is evaluated once, however many modes share it.
     const results = new Map<string, Evaluation>();
