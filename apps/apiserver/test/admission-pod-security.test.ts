@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestApiServer } from '@keel/testing';
@@ -14,10 +14,31 @@ function namespace(name: string, labels: Record<string, string>): Json {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
 }
 
+/** The audit events the server has logged for `auditID`, waiting until the final stage is there. */
+async function auditEvents(log: string, auditID: string): Promise<Json[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const events = existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as Json)
+          .filter((e) => e['auditID'] === auditID)
+      : [];
+    if (events.some((e) => e['stage'] === 'ResponseComplete')) return events;
+    if (Date.now() > deadline) throw new Error(`no ResponseComplete audit event for ${auditID}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('PodSecurity admission (memory store)', () => {
   let server: TestApiServer;
+  let auditLog: string;
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'keel-podsec-'));
+    auditLog = join(dir, 'audit.log');
+    const policy = join(dir, 'audit-policy.yaml');
+    writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
     const config = join(dir, 'admission.yaml');
     writeFileSync(
       config,
@@ -34,7 +55,13 @@ plugins:
       namespaces: [exempt-ns]
 `,
     );
-    server = await TestApiServer.start({ args: [`--admission-control-config-file=${config}`] });
+    server = await TestApiServer.start({
+      args: [
+        `--admission-control-config-file=${config}`,
+        `--audit-policy-file=${policy}`,
+        `--audit-log-path=${auditLog}`,
+      ],
+    });
     await server.ready();
   });
   afterAll(async () => {
@@ -118,5 +145,19 @@ plugins:
       `existing pods in namespace \\"${ns}\\" violate the new PodSecurity enforce level \\"baseline:latest\\"`,
     );
     expect(warning).toContain('priv: privileged');
+  });
+
+  it('an audit label records the violations and the enforced policy as audit annotations', async () => {
+    const ns = unique('audited');
+    await create(server, NS_PATH, namespace(ns, { 'pod-security.kubernetes.io/audit': 'baseline' }));
+    const res = await server.request('POST', podPath(ns), { body: podBody('a', { hostPID: true }) });
+    expect(res.status).toBe(201);
+    const events = await auditEvents(auditLog, String(res.headers['audit-id']));
+    const done = events.find((e) => e['stage'] === 'ResponseComplete');
+    expect(done?.['annotations']).toMatchObject({
+      'pod-security.kubernetes.io/enforce-policy': 'privileged:latest',
+      'pod-security.kubernetes.io/audit-violations':
+        'would violate PodSecurity "baseline:latest": host namespaces (hostPID=true)',
+    });
   });
 });
