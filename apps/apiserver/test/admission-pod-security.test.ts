@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestApiServer } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientConfig } from './support/clients/kubeconfig.js';
+import { kubectl } from './support/clients/kubectl.js';
 import { create, expectStatus, podBody, podPath, unique, type Json } from './support/core.js';
 
 const NS_PATH = '/api/v1/namespaces';
@@ -159,5 +161,31 @@ plugins:
       'pod-security.kubernetes.io/audit-violations':
         'would violate PodSecurity "baseline:latest": host namespaces (hostPID=true)',
     });
+  });
+
+  it('kubectl prints the warning and the refusal as a real server makes it', async () => {
+    const cfg = clientConfig(server);
+    const warned = unique('kwarn');
+    await create(server, NS_PATH, namespace(warned, { 'pod-security.kubernetes.io/warn': 'restricted' }));
+    const run = await kubectl(cfg, ['run', 'web', '--image=registry.example/app:1', '-n', warned]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      'Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false)',
+    );
+    const enforced = unique('kenforce');
+    await create(server, NS_PATH, namespace(enforced, { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    const refused = await kubectl(cfg, [
+      'run',
+      'host',
+      '--image=registry.example/app:1',
+      '-n',
+      enforced,
+      '--overrides',
+      JSON.stringify({ spec: { hostNetwork: true } }),
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(
+      'Error from server (Forbidden): pods "host" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)',
+    );
   });
 });
