@@ -12,6 +12,8 @@ import { nodeRestriction } from './plugins/node-restriction.js';
 import { ownerReferencesPermissionEnforcement } from './plugins/owner-references-permission.js';
 import { runtimeClass } from './plugins/runtime-class.js';
 import { UNSERVED_PLUGINS } from './plugins/unserved.js';
+import { imagePolicyWebhookDefinition } from './plugins/image-policy-webhook.js';
+import { podSecurityDefinition } from './plugins/pod-security/index.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -109,6 +111,8 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     name,
     withoutConfig(name, () => nothingToActOn(name)),
   ]),
+  ['PodSecurity', podSecurityDefinition],
+  ['ImagePolicyWebhook', imagePolicyWebhookDefinition],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */

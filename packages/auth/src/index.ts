@@ -156,7 +156,10 @@ export {
 } from './authz/webhook/index.js';
 export {
   DEFAULT_REVIEW_BACKOFF,
+  errorText,
+  expectKind,
   REVIEW_TIMEOUT_MS,
+  sendReview,
   TtlCache,
   webhookEndpoint,
   type RetryBackoff,
