@@ -84,6 +84,17 @@ describe('keel-scheduler secure port (built, HTTPS)', () => {
     expect(r.text).toContain('process_cpu_seconds_total');
   });
 
+  it('serves /debug/pprof/ with --profiling (the default) to an authorized caller, and none without it', async () => {
+    const on = await start(['--authorization-always-allow-paths=/debug/pprof/*']);
+    expect(await on.get('/debug/pprof/')).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    const cpu = await on.get('/debug/pprof/profile?seconds=1');
+    expect(cpu.status).toBe(200);
+    expect((JSON.parse(cpu.text) as { nodes: unknown[] }).nodes.length).toBeGreaterThan(0);
+    await expect((await start()).get('/debug/pprof/')).resolves.toMatchObject({ status: 403 });
+    const off = await start(['--authorization-always-allow-paths=/debug/pprof/*', '--profiling=false']);
+    expect(await off.get('/debug/pprof/')).toMatchObject({ status: 404 });
+  });
+
   it('leaves out metrics named in --disabled-metrics', async () => {
     const s = await start([
       '--authorization-always-allow-paths=/metrics',

@@ -22,6 +22,7 @@ import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
+import { profilingHandler } from '../endpoints/profiling.js';
 import { ApiServerMetrics, metricsHandler, pollStorageObjects, storedResources } from '../metrics/index.js';
 import { ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
@@ -199,6 +200,7 @@ export async function runServer(
       }),
       openapiHandler(views),
       metricsHandler(metrics),
+      profilingHandler({ enabled: config.features.profiling }),
       ...(parts.extraHandlers ?? []),
       dispatch,
       notFoundHandler(),

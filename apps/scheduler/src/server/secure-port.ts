@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HealthRegistries, namedCheck, pingCheck, shutdownCheck, type HealthChecker } from '@keel/health';
 import { checkLogging, type Logger } from '@keel/log';
+import { serveProfiling } from '@keel/profiling';
 import {
   createSecureServer,
   pairFileNames,
@@ -26,7 +27,7 @@ export interface SecurePortDeps {
 
 /**
  * The scheduler's HTTPS port (--secure-port, 0 = off): /healthz, /livez, /readyz (with their
- * verbose and per-check forms) and /metrics, behind client-certificate authentication and the
+ * verbose and per-check forms), /metrics and /debug/pprof/ (with profiling on), behind client-certificate authentication and the
  * always-allow paths. Returns undefined when serving is off.
  */
 /** The running port: shut it down to drain it and release what it holds. */
@@ -57,9 +58,11 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecurePort 
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
-      const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      const path = url.pathname;
       if (!(await auth.admit(req, res))) return;
       if (probes(req, res)) return;
+      if (serveProfiling(req, res, url, { enabled: config.scheduler.configuration.enableProfiling })) return;
       if (path === '/metrics') {
         const text = await deps.metrics.render();
         res.writeHead(200, { 'Content-Type': deps.metrics.contentType });

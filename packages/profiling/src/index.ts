@@ -1,0 +1,1 @@
+export { serveProfiling, type ProfilingSettings } from './pprof.js';
