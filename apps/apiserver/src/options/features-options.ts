@@ -18,7 +18,9 @@ export class FeatureOptions implements OptionsGroup<{ features?: FeaturesConfig 
     s.var(this, 'contentionProfiling', {
       name: 'contention-profiling',
       type: t.bool,
-      usage: 'Enable block profiling, if profiling is enabled.',
+      usage:
+        'Enable block profiling, if profiling is enabled. Meaningless for Keel: Node.js has no lock-contention ' +
+        'or blocking profile to record, so there is nothing it turns on.',
     });
     s.var(this, 'enablePriorityAndFairness', {
       name: 'enable-priority-and-fairness',

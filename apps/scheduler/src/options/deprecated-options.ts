@@ -35,7 +35,7 @@ export class DeprecatedSchedulerOptions {
     s.var(this, 'contentionProfiling', {
       name: 'contention-profiling',
       type: t.bool,
-      usage: `DEPRECATED: enable block profiling, if profiling is enabled. ${IGNORED_WITH_CONFIG}`,
+      usage: `DEPRECATED: enable block profiling, if profiling is enabled. Meaningless for Keel: Node.js has no lock-contention or blocking profile to record. ${IGNORED_WITH_CONFIG}`,
     });
     s.var(this, 'profiling', {
       name: 'profiling',
