@@ -6,6 +6,10 @@ import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
+import { namespaceAutoProvision } from './plugins/namespace-autoprovision.js';
+import { namespaceExists } from './plugins/namespace-exists.js';
+import { namespaceLifecycle } from './plugins/namespace-lifecycle.js';
+import { namespaceSource } from './plugins/namespace-lookup.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -30,6 +34,11 @@ export interface AdmissionPluginDeps {
    * namespace created a moment ago, not yet in `objects('namespaces')`). Cluster-scoped: namespace ''.
    */
   read(resource: string, namespace: string, name: string): Promise<StoredObject | undefined>;
+  /**
+   * Creates an Active namespace as a client's create would (uid, creationTimestamp, the
+   * `kubernetes` finalizer). Rejects with the server's StatusError, AlreadyExists included.
+   */
+  createNamespace(name: string): Promise<void>;
 }
 
 /** Plugin settings that come from flags rather than the admission configuration file. */
@@ -74,6 +83,17 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     ),
   ],
   ['AlwaysDeny', withoutConfig('AlwaysDeny', () => alwaysDeny)],
+  [
+    'NamespaceLifecycle',
+    withoutConfig('NamespaceLifecycle', (deps) => namespaceLifecycle(namespaceSource(deps))),
+  ],
+  ['NamespaceExists', withoutConfig('NamespaceExists', (deps) => namespaceExists(namespaceSource(deps)))],
+  [
+    'NamespaceAutoProvision',
+    withoutConfig('NamespaceAutoProvision', (deps) =>
+      namespaceAutoProvision(namespaceSource(deps), (name) => deps.createNamespace(name)),
+    ),
+  ],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */
