@@ -1,4 +1,4 @@
-import { StatusError } from '@keel/apimachinery';
+import { alreadyExists } from '@keel/apimachinery';
 import type { StoredObject } from '@keel/resource';
 import { describe, expect, it } from 'vitest';
 import { chainOf, depsOf } from '../testing/index.js';
@@ -27,8 +27,7 @@ describe('NamespaceAutoProvision', () => {
 
   it('takes a namespace someone else created meanwhile (AlreadyExists) as success', async () => {
     const deps = depsOf({ namespaces: [] });
-    deps.createNamespace = (name) =>
-      Promise.reject(new StatusError({ message: `namespaces "${name}" already exists`, reason: 'AlreadyExists', code: 409 }));
+    deps.createNamespace = (name) => Promise.reject(alreadyExists({ group: '', resource: 'namespaces' }, name));
     expect(await refusal(chainOf(['NamespaceAutoProvision'], deps), write('CREATE', 'raced', 'p'))).toBeUndefined();
   });
 

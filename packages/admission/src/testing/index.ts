@@ -43,7 +43,8 @@ export function depsOf(store: Record<string, StoredObject[]>): AdmissionPluginDe
       const namespaces = (store['namespaces'] ??= []);
       if (namespaces.some((n) => n.metadata?.name === name))
         return Promise.reject(alreadyExists({ group: '', resource: 'namespaces' }, name));
-      namespaces.push({ metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+      const created = { metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+      namespaces.push(created);
       return Promise.resolve();
     },
   };
