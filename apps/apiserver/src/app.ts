@@ -54,7 +54,12 @@ export interface CompletedApiServer {
 }
 
 /** Who the server's own writes are made as (the reference's loopback client). */
-const LOOPBACK_USER = { name: 'system:apiserver', uid: '', groups: ['system:authenticated', 'system:masters'], extra: {} };
+const LOOPBACK_USER = {
+  name: 'system:apiserver',
+  uid: '',
+  groups: ['system:authenticated', 'system:masters'],
+  extra: {},
+};
 
 /** The audit sinks are built before the logger exists (their files fail start-up); they log later. */
 class DeferredErrorLog {
@@ -178,7 +183,8 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
         storage,
         finalize: namespaces.finalize,
         stores: () => dispatcher.stores(),
-        onError: (namespace, err) => logger.v(2).info('Namespace controller pass failed; retrying', { namespace, err }),
+        onError: (namespace, err) =>
+          logger.v(2).info('Namespace controller pass failed; retrying', { namespace, err }),
       }).start(signal);
     },
     installResources: (dispatcher, defaults) => [

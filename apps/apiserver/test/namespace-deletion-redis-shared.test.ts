@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TestApiServer } from '@keel/testing';
 import { create, expectStatus, podBody, podPath, unique, type Json } from './support/core.js';
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const got = await probe();
@@ -21,7 +25,10 @@ describe('namespace deletion with two API servers on one Redis', () => {
   let a: TestApiServer;
   let b: TestApiServer;
   beforeAll(async () => {
-    const args = [`--store-servers=${inject('redisUrl')}`, `--store-prefix=/ns-${randomBytes(6).toString('hex')}`];
+    const args = [
+      `--store-servers=${inject('redisUrl')}`,
+      `--store-prefix=/ns-${randomBytes(6).toString('hex')}`,
+    ];
     [a, b] = await Promise.all([
       TestApiServer.start({ args, namespaceLifecycle: true }),
       TestApiServer.start({ args, namespaceLifecycle: true }),
@@ -41,7 +48,10 @@ describe('namespace deletion with two API servers on one Redis', () => {
     );
     for (let i = 0; i < 20; i++) {
       const server = i % 2 === 0 ? a : b;
-      await create(server, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `c${i}` }, data: { i: `${i}` } });
+      await create(server, `/api/v1/namespaces/${ns}/configmaps`, {
+        metadata: { name: `c${i}` },
+        data: { i: `${i}` },
+      });
     }
     await expectStatus(a.request('DELETE', `/api/v1/namespaces/${ns}`), 200);
     // New content is refused (Terminating: 403, or already gone: 404): at once by the server the

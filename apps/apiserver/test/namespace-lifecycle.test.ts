@@ -25,7 +25,11 @@ const configMap = (name: string, finalizers: string[] = []) => ({
 });
 
 /** Polls `probe` until it returns something other than undefined (no timing is asserted). */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const got = await probe();
@@ -120,7 +124,11 @@ describe('NamespaceLifecycle and namespace deletion (memory store)', () => {
         name: 'late',
         kind: 'pods',
         causes: [
-          { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+          {
+            reason: 'NamespaceTerminating',
+            message: `namespace ${ns} is being terminated`,
+            field: 'metadata.namespace',
+          },
         ],
       },
     });
@@ -162,7 +170,8 @@ describe('NamespaceLifecycle and namespace deletion (memory store)', () => {
     });
 
     // Everything without a finalizer is gone; the held configmap is marked, not removed.
-    const items = async (path: string) => ((await expectStatus(server.request('GET', path), 200))['items'] as Json[]);
+    const items = async (path: string) =>
+      (await expectStatus(server.request('GET', path), 200))['items'] as Json[];
     expect(await items(podPath(ns))).toEqual([]);
     expect(await items(secretPath(ns))).toEqual([]);
     const left = await items(cmPath(ns));
@@ -189,7 +198,9 @@ describe('NamespaceLifecycle and namespace deletion (memory store)', () => {
     await kubectlOk(cfg, ['create', 'configmap', 'c1', '-n', ns, '--from-literal=a=1']);
     await kubectlOk(cfg, ['create', 'secret', 'generic', 's1', '-n', ns, '--from-literal=a=1']);
     await create(server, podPath(ns), podBody('web'));
-    expect(await kubectlOk(cfg, ['delete', 'namespace', ns, '--timeout=60s'])).toBe(`namespace "${ns}" deleted\n`);
+    expect(await kubectlOk(cfg, ['delete', 'namespace', ns, '--timeout=60s'])).toBe(
+      `namespace "${ns}" deleted\n`,
+    );
     expect((await server.request('GET', nsPath(ns))).status).toBe(404);
     const after = await kubectl(cfg, ['get', 'namespace', ns]);
     expect([after.code, after.stderr.trim()]).toEqual([

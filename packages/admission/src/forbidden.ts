@@ -16,5 +16,9 @@ export function admissionName(attrs: AdmissionAttributes): string {
  * "<name>" is forbidden: <why>`, named as admissionName says.
  */
 export function admissionForbidden(attrs: AdmissionAttributes, why: string): StatusError {
-  return forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, admissionName(attrs), why);
+  return forbidden(
+    { group: attrs.resource.group, resource: attrs.resource.resource },
+    admissionName(attrs),
+    why,
+  );
 }

@@ -27,18 +27,23 @@ describe('NamespaceAutoProvision', () => {
 
   it('takes a namespace someone else created meanwhile (AlreadyExists) as success', async () => {
     const deps = depsOf({ namespaces: [] });
-    deps.createNamespace = (name) => Promise.reject(alreadyExists({ group: '', resource: 'namespaces' }, name));
-    expect(await refusal(chainOf(['NamespaceAutoProvision'], deps), write('CREATE', 'raced', 'p'))).toBeUndefined();
+    deps.createNamespace = (name) =>
+      Promise.reject(alreadyExists({ group: '', resource: 'namespaces' }, name));
+    expect(
+      await refusal(chainOf(['NamespaceAutoProvision'], deps), write('CREATE', 'raced', 'p')),
+    ).toBeUndefined();
   });
 
   it('refuses the create with a 403 naming why the namespace could not be created', async () => {
     const deps = depsOf({ namespaces: [] });
     deps.createNamespace = () => Promise.reject(new Error('store unreachable'));
-    expect(await refusal(chainOf(['NamespaceAutoProvision'], deps), write('CREATE', 'x', 'p'))).toMatchObject({
-      code: 403,
-      reason: 'Forbidden',
-      message: 'pods "p" is forbidden: store unreachable',
-    });
+    expect(await refusal(chainOf(['NamespaceAutoProvision'], deps), write('CREATE', 'x', 'p'))).toMatchObject(
+      {
+        code: 403,
+        reason: 'Forbidden',
+        message: 'pods "p" is forbidden: store unreachable',
+      },
+    );
   });
 
   it('creates nothing for a dry run, an update, a namespace or a cluster-scoped object', async () => {

@@ -1,5 +1,10 @@
 import type { AdmissionPlugin } from '../plugin.js';
-import { findNamespace, isNamespaceKind, namespaceNotFound, type NamespaceSource } from './namespace-lookup.js';
+import {
+  findNamespace,
+  isNamespaceKind,
+  namespaceNotFound,
+  type NamespaceSource,
+} from './namespace-lookup.js';
 
 /**
  * NamespaceExists: every write of a namespaced object (create, update, delete) needs its namespace

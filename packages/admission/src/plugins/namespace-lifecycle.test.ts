@@ -9,7 +9,9 @@ function setup(copy: StoredObject[], live: StoredObject[] = copy) {
   const reads: string[] = [];
   deps.read = (resource, ns, name) => {
     reads.push(name);
-    return Promise.resolve(live.find((o) => resource === 'namespaces' && ns === '' && o.metadata?.name === name));
+    return Promise.resolve(
+      live.find((o) => resource === 'namespaces' && ns === '' && o.metadata?.name === name),
+    );
   };
   return { chain: chainOf(['NamespaceLifecycle'], deps), reads, deps };
 }
@@ -43,7 +45,8 @@ describe('NamespaceLifecycle', () => {
     expect(await refusal(chain, write('CREATE', 'going', 'p'))).toMatchObject({
       code: 403,
       reason: 'Forbidden',
-      message: 'pods "p" is forbidden: unable to create new content in namespace going because it is being terminated',
+      message:
+        'pods "p" is forbidden: unable to create new content in namespace going because it is being terminated',
       details: {
         name: 'p',
         kind: 'pods',
@@ -102,15 +105,18 @@ describe('NamespaceLifecycle', () => {
     expect(await refusal(chain, review)).toBeUndefined();
   });
 
-  it.each(['default', 'platform-system', 'platform-public'])('refuses to delete the namespace %s', async (name) => {
-    const { chain } = setup([namespace(name)]);
-    expect(await refusal(chain, namespaceWrite('DELETE', name))).toMatchObject({
-      code: 403,
-      reason: 'Forbidden',
-      message: `namespaces "${name}" is forbidden: this namespace may not be deleted`,
-      details: { name, kind: 'namespaces' },
-    });
-  });
+  it.each(['default', 'platform-system', 'platform-public'])(
+    'refuses to delete the namespace %s',
+    async (name) => {
+      const { chain } = setup([namespace(name)]);
+      expect(await refusal(chain, namespaceWrite('DELETE', name))).toMatchObject({
+        code: 403,
+        reason: 'Forbidden',
+        message: `namespaces "${name}" is forbidden: this namespace may not be deleted`,
+        details: { name, kind: 'namespaces' },
+      });
+    },
+  );
 
   it('lets the node-lease namespace and any other be deleted', async () => {
     const { chain } = setup([namespace('platform-node-lease')]);
@@ -137,8 +143,8 @@ describe('NamespaceLifecycle', () => {
   it('is a mutating plugin handling creates, updates and deletes', () => {
     const { chain } = setup([]);
     const [plugin] = chain.plugins;
-    expect(plugin?.admit).toBeDefined();
-    expect(plugin?.validate).toBeUndefined();
+    expect(plugin && 'admit' in plugin).toBe(true);
+    expect(plugin && 'validate' in plugin).toBe(false);
     expect(['CREATE', 'UPDATE', 'DELETE', 'CONNECT'].map((op) => chain.handles(op as 'CREATE'))).toEqual([
       true,
       true,

@@ -30,6 +30,9 @@ export function namespaceSource(deps: AdmissionPluginDeps): NamespaceSource {
  * The namespace from the copy, else from the store itself: a namespace created a moment ago may
  * not be in the copy yet, and refusing writes into it would be wrong.
  */
-export async function findNamespace(source: NamespaceSource, name: string): Promise<StoredObject | undefined> {
+export async function findNamespace(
+  source: NamespaceSource,
+  name: string,
+): Promise<StoredObject | undefined> {
   return source.copy.get('', name) ?? (await source.live(name));
 }

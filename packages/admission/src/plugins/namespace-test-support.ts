@@ -36,7 +36,10 @@ export function namespaceWrite(operation: Operation, name: string): AdmissionAtt
 }
 
 /** Both phases of the chain; the refusal's Status, or undefined when admitted. */
-export async function refusal(chain: AdmissionChain, a: AdmissionAttributes): Promise<StatusError['status'] | undefined> {
+export async function refusal(
+  chain: AdmissionChain,
+  a: AdmissionAttributes,
+): Promise<StatusError['status'] | undefined> {
   try {
     if (chain.handles(a.operation)) {
       await chain.admit(a);

@@ -43,7 +43,11 @@ export function depsOf(store: Record<string, StoredObject[]>): AdmissionPluginDe
       const namespaces = (store['namespaces'] ??= []);
       if (namespaces.some((n) => n.metadata?.name === name))
         return Promise.reject(alreadyExists({ group: '', resource: 'namespaces' }, name));
-      const created = { metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+      const created = {
+        metadata: { name },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      };
       namespaces.push(created);
       return Promise.resolve();
     },

@@ -9,11 +9,35 @@ describe('namespace deletion conditions', () => {
     const conditions: NamespaceCondition[] = [];
     expect(updateConditions(conditions, failingConditions(clean), 't1')).toBe(true);
     expect(conditions.map((c) => [c.type, c.status, c.reason, c.message, c.lastTransitionTime])).toEqual([
-      ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered', 't1'],
-      ['NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed', 't1'],
-      ['NamespaceDeletionContentFailure', 'False', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization', 't1'],
+      [
+        'NamespaceDeletionDiscoveryFailure',
+        'False',
+        'ResourcesDiscovered',
+        'All resources successfully discovered',
+        't1',
+      ],
+      [
+        'NamespaceDeletionGroupVersionParsingFailure',
+        'False',
+        'ParsedGroupVersions',
+        'All legacy kube types successfully parsed',
+        't1',
+      ],
+      [
+        'NamespaceDeletionContentFailure',
+        'False',
+        'ContentDeleted',
+        'All content successfully deleted, may be waiting on finalization',
+        't1',
+      ],
       ['NamespaceContentRemaining', 'False', 'ContentRemoved', 'All content successfully removed', 't1'],
-      ['NamespaceFinalizersRemaining', 'False', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished', 't1'],
+      [
+        'NamespaceFinalizersRemaining',
+        'False',
+        'ContentHasNoFinalizers',
+        'All content-preserving finalizers finished',
+        't1',
+      ],
     ]);
     expect(updateConditions(conditions, failingConditions(clean), 't2')).toBe(false);
   });
@@ -41,7 +65,8 @@ describe('namespace deletion conditions', () => {
         type: 'NamespaceContentRemaining',
         status: 'True',
         reason: 'SomeResourcesRemain',
-        message: 'Some resources are remaining: configmaps. has 1 resource instances, pods. has 2 resource instances',
+        message:
+          'Some resources are remaining: configmaps. has 1 resource instances, pods. has 2 resource instances',
       },
       {
         type: 'NamespaceFinalizersRemaining',
@@ -56,11 +81,18 @@ describe('namespace deletion conditions', () => {
   it('moves lastTransitionTime only when a status flips', () => {
     const conditions: NamespaceCondition[] = [];
     const held = (n: number) =>
-      failingConditions({ ...clean, remaining: new Map([['configmaps.', n]]), finalizers: new Map([['x/y', n]]) });
+      failingConditions({
+        ...clean,
+        remaining: new Map([['configmaps.', n]]),
+        finalizers: new Map([['x/y', n]]),
+      });
     updateConditions(conditions, held(2), 't1');
     expect(updateConditions(conditions, held(1), 't2')).toBe(true);
     const remaining = () => conditions.find((c) => c.type === 'NamespaceContentRemaining');
-    expect(remaining()).toMatchObject({ lastTransitionTime: 't1', message: 'Some resources are remaining: configmaps. has 1 resource instances' });
+    expect(remaining()).toMatchObject({
+      lastTransitionTime: 't1',
+      message: 'Some resources are remaining: configmaps. has 1 resource instances',
+    });
     updateConditions(conditions, failingConditions(clean), 't3');
     expect(remaining()).toMatchObject({ status: 'False', lastTransitionTime: 't3' });
   });

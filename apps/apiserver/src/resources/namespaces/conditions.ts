@@ -15,8 +15,16 @@ export type NamespaceConditionType =
 /** In the real controller's order, with the False condition each has when nothing is wrong. */
 const OK: readonly [NamespaceConditionType, string, string][] = [
   ['NamespaceDeletionDiscoveryFailure', 'ResourcesDiscovered', 'All resources successfully discovered'],
-  ['NamespaceDeletionGroupVersionParsingFailure', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
-  ['NamespaceDeletionContentFailure', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+  [
+    'NamespaceDeletionGroupVersionParsingFailure',
+    'ParsedGroupVersions',
+    'All legacy kube types successfully parsed',
+  ],
+  [
+    'NamespaceDeletionContentFailure',
+    'ContentDeleted',
+    'All content successfully deleted, may be waiting on finalization',
+  ],
   ['NamespaceContentRemaining', 'ContentRemoved', 'All content successfully removed'],
   ['NamespaceFinalizersRemaining', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
 ];
@@ -46,10 +54,18 @@ export function failingConditions(totals: ContentTotals): Map<NamespaceCondition
       `Failed to delete all resource types, ${errs.length} remaining: ${errs.join(', ')}`,
     );
   }
-  const remaining = [...totals.remaining].filter(([, n]) => n > 0).map(([r, n]) => `${r} has ${n} resource instances`);
+  const remaining = [...totals.remaining]
+    .filter(([, n]) => n > 0)
+    .map(([r, n]) => `${r} has ${n} resource instances`);
   if (totals.remaining.size > 0)
-    set('NamespaceContentRemaining', 'SomeResourcesRemain', `Some resources are remaining: ${sorted(remaining).join(', ')}`);
-  const held = [...totals.finalizers].filter(([, n]) => n > 0).map(([f, n]) => `${f} in ${n} resource instances`);
+    set(
+      'NamespaceContentRemaining',
+      'SomeResourcesRemain',
+      `Some resources are remaining: ${sorted(remaining).join(', ')}`,
+    );
+  const held = [...totals.finalizers]
+    .filter(([, n]) => n > 0)
+    .map(([f, n]) => `${f} in ${n} resource instances`);
   if (totals.finalizers.size > 0)
     set(
       'NamespaceFinalizersRemaining',
@@ -75,7 +91,11 @@ export function updateConditions(
     if (!old) {
       conditions.push({ ...wanted, lastTransitionTime: now });
       changed = true;
-    } else if (old.status !== wanted.status || old.reason !== wanted.reason || old.message !== wanted.message) {
+    } else if (
+      old.status !== wanted.status ||
+      old.reason !== wanted.reason ||
+      old.message !== wanted.message
+    ) {
       if (old.status !== wanted.status) old.lastTransitionTime = now;
       old.status = wanted.status;
       old.reason = wanted.reason;

@@ -42,7 +42,9 @@ function message(err: unknown): string {
 
 /** The stores the namespace controller empties: namespaced resources that take list and delete. */
 export function deletableContent(stores: readonly ContentStore[]): ContentStore[] {
-  return stores.filter((s) => s.view.namespaced && s.view.verbs.includes('delete') && s.view.verbs.includes('list'));
+  return stores.filter(
+    (s) => s.view.namespaced && s.view.verbs.includes('delete') && s.view.verbs.includes('list'),
+  );
 }
 
 export interface ContentResult extends ContentTotals {
@@ -73,7 +75,10 @@ export async function deleteAllContent(
       const left = (await store.list(namespace, everything())).items;
       if (left.length === 0) continue;
       const v = store.view;
-      remaining.set(`${v.resource}.${v.group}`, (remaining.get(`${v.resource}.${v.group}`) ?? 0) + left.length);
+      remaining.set(
+        `${v.resource}.${v.group}`,
+        (remaining.get(`${v.resource}.${v.group}`) ?? 0) + left.length,
+      );
       let held = false;
       for (const item of left) {
         for (const f of item.metadata.finalizers ?? []) {
@@ -81,7 +86,10 @@ export async function deleteAllContent(
           held = true;
         }
       }
-      if (!held) throw new Error(`unexpected items still remain in namespace: ${namespace} for gvr: ${gvrString(store)}`);
+      if (!held)
+        throw new Error(
+          `unexpected items still remain in namespace: ${namespace} for gvr: ${gvrString(store)}`,
+        );
       estimate = Math.max(estimate, FINALIZER_ESTIMATE_SECONDS);
     } catch (err) {
       errors.push(message(err));

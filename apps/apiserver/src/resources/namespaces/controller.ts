@@ -139,7 +139,11 @@ export class NamespaceController {
     const uid = read.metadata.uid ?? '';
     if ((read.spec?.finalizers?.length ?? 0) === 0) return 'done';
 
-    const content = await deleteAllContent(deletableContent(this.deps.stores()), name, NAMESPACE_CONTROLLER_USER);
+    const content = await deleteAllContent(
+      deletableContent(this.deps.stores()),
+      name,
+      NAMESPACE_CONTROLLER_USER,
+    );
     await this.writeConditions(key, uid, failingConditions(content));
     if (content.errors.length > 0 || content.estimate > 0) return 'again';
 
@@ -167,22 +171,25 @@ export class NamespaceController {
   /** The phase and conditions on the namespace as stored now, written only when they change. */
   private async writeConditions(key: string, uid: string, failing: ReturnType<typeof failingConditions>) {
     const now = rfc3339((this.deps.now ?? (() => new Date()))());
-    await this.deps.storage.guaranteedUpdate<Namespace>(
-      key,
-      (current) => {
-        if (!current || (current.metadata.uid ?? '') !== uid || !current.metadata.deletionTimestamp) throw new Gone();
-        const next = structuredClone(current);
-        const conditions = [...(next.status?.conditions ?? [])];
-        const changed = updateConditions(conditions, failing, now);
-        if (!changed && next.status?.phase === 'Terminating') return current;
-        next.status = { ...(next.status ?? {}), phase: 'Terminating', conditions };
-        delete next.metadata.resourceVersion;
-        return next;
-      },
-      { ignoreNotFound: true },
-    ).catch((err: unknown) => {
-      if (!(err instanceof Gone)) throw err;
-    });
+    await this.deps.storage
+      .guaranteedUpdate<Namespace>(
+        key,
+        (current) => {
+          if (!current || (current.metadata.uid ?? '') !== uid || !current.metadata.deletionTimestamp)
+            throw new Gone();
+          const next = structuredClone(current);
+          const conditions = [...(next.status?.conditions ?? [])];
+          const changed = updateConditions(conditions, failing, now);
+          if (!changed && next.status?.phase === 'Terminating') return current;
+          next.status = { ...(next.status ?? {}), phase: 'Terminating', conditions };
+          delete next.metadata.resourceVersion;
+          return next;
+        },
+        { ignoreNotFound: true },
+      )
+      .catch((err: unknown) => {
+        if (!(err instanceof Gone)) throw err;
+      });
   }
 }
 

@@ -24,7 +24,11 @@ export const heldBySpecFinalizers = (ns: Namespace): boolean => (ns.spec?.finali
  * the namespace itself, as the real server returns the deleted object for namespaces.
  */
 export class NamespaceStore extends GenericStore<Namespace> {
-  override async delete(_namespace: string, name: string, opts: DeleteContext): Promise<{ obj: Namespace; pending: boolean }> {
+  override async delete(
+    _namespace: string,
+    name: string,
+    opts: DeleteContext,
+  ): Promise<{ obj: Namespace; pending: boolean }> {
     await this.admitDelete('', name, opts);
     const current = await this.get('', name);
     const uid = current.metadata.uid ?? '';
@@ -34,7 +38,8 @@ export class NamespaceStore extends GenericStore<Namespace> {
     const rv = current.metadata.resourceVersion ?? '';
     if (typeof pre?.resourceVersion === 'string' && pre.resourceVersion !== rv)
       throw preconditionFailed(name, 'ResourceVersion', pre.resourceVersion, rv);
-    if (!current.metadata.deletionTimestamp) return { obj: await this.markTerminating(current, opts), pending: true };
+    if (!current.metadata.deletionTimestamp)
+      return { obj: await this.markTerminating(current, opts), pending: true };
     if (heldBySpecFinalizers(current)) return { obj: current, pending: true };
     const { obj } = await this.deleteAdmitted('', name, opts);
     return { obj, pending: true };
@@ -44,7 +49,9 @@ export class NamespaceStore extends GenericStore<Namespace> {
     const name = read.metadata.name ?? '';
     const uid = read.metadata.uid ?? '';
     const rv = opts.preconditions?.resourceVersion;
-    const timestamp = this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const timestamp = this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
     try {
       return await this.storage.guaranteedUpdate<Namespace>(
         this.key('', name),
@@ -53,7 +60,8 @@ export class NamespaceStore extends GenericStore<Namespace> {
           const latestUid = latest.metadata.uid ?? '';
           if (latestUid !== uid) throw preconditionFailed(name, 'UID', uid, latestUid);
           const latestRv = latest.metadata.resourceVersion ?? '';
-          if (typeof rv === 'string' && rv !== latestRv) throw preconditionFailed(name, 'ResourceVersion', rv, latestRv);
+          if (typeof rv === 'string' && rv !== latestRv)
+            throw preconditionFailed(name, 'ResourceVersion', rv, latestRv);
           latest.metadata.deletionTimestamp ??= timestamp;
           latest.status = { ...(latest.status ?? {}), phase: 'Terminating' };
           delete latest.metadata.resourceVersion;
