@@ -10,7 +10,7 @@ import { create, expectStatus, podBody, podPath, unique, type Json } from './sup
 async function eventually<T>(
   what: string,
   probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

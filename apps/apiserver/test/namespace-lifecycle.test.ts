@@ -28,7 +28,7 @@ const configMap = (name: string, finalizers: string[] = []) => ({
 async function eventually<T>(
   what: string,
   probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -252,6 +252,25 @@ describe('NamespaceLifecycle and namespace deletion (memory store)', () => {
     expect((await server.request('GET', nsPath(ns))).status).toBe(404);
   });
 
+  it('checks delete preconditions, and a dry run marks nothing', async () => {
+    const ns = unique('pre');
+    const created = await createNamespace(ns);
+    const uid = (created['metadata'] as Json)['uid'] as string;
+    const wrong = await server.request('DELETE', nsPath(ns), {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-the-uid' } },
+    });
+    expect(wrong.status).toBe(409);
+    expect(wrong.json).toMatchObject({
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on namespaces "${ns}": Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${uid}`,
+    });
+    const dry = await expectStatus(server.request('DELETE', `${nsPath(ns)}?dryRun=All`), 200);
+    expect(dry).toMatchObject({ status: { phase: 'Terminating' } });
+    const kept = await expectStatus(server.request('GET', nsPath(ns)), 200);
+    expect(kept).toMatchObject({ status: { phase: 'Active' } });
+    expect((kept['metadata'] as Json)['deletionTimestamp']).toBeUndefined();
+  });
+
   it('lists namespaces/finalize in discovery', async () => {
     const discovery = await expectStatus(server.request('GET', '/api/v1'), 200);
     const byName = new Map((discovery['resources'] as Json[]).map((r) => [r['name'], r]));
@@ -269,13 +288,11 @@ describe('NamespaceAutoProvision and NamespaceExists (memory store)', () => {
   let auto: TestApiServer;
   let exists: TestApiServer;
   beforeAll(async () => {
-    [auto, exists] = await Promise.all([
-      startServer(['--enable-admission-plugins=NamespaceAutoProvision']),
-      startServer(['--enable-admission-plugins=NamespaceExists'], false),
-    ]);
+    auto = await startServer(['--enable-admission-plugins=NamespaceAutoProvision']);
+    exists = await startServer(['--enable-admission-plugins=NamespaceExists'], false);
   });
   afterAll(async () => {
-    await Promise.all([auto.stop(), exists.stop()]);
+    await Promise.all([auto?.stop(), exists?.stop()]);
   });
 
   it('NamespaceAutoProvision creates the missing namespace of a create, with its defaults', async () => {
