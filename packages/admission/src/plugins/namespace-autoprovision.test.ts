@@ -2,7 +2,7 @@ import { alreadyExists } from '@keel/apimachinery';
 import type { StoredObject } from '@keel/resource';
 import { describe, expect, it } from 'vitest';
 import { chainOf, depsOf } from '../testing/index.js';
-import { namespace, namespaceWrite, refusal, write } from './namespace-test-support.js';
+import { namespace, namespaceWrite, refusal, write } from '../testing/namespace-writes.js';
 
 const names = (list: StoredObject[]) => list.map((n) => n.metadata?.name);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chainOf, depsOf } from '../testing/index.js';
-import { namespace, namespaceWrite, refusal, write } from './namespace-test-support.js';
+import { namespace, namespaceWrite, refusal, write } from '../testing/namespace-writes.js';
 
 describe('NamespaceExists', () => {
   it('refuses every write of a namespaced object in a missing namespace with the namespace 404', async () => {

@@ -1,7 +1,7 @@
 import type { StoredObject } from '@keel/resource';
 import { describe, expect, it } from 'vitest';
 import { chainOf, depsOf } from '../testing/index.js';
-import { namespace, namespaceWrite, refusal, write } from './namespace-test-support.js';
+import { namespace, namespaceWrite, refusal, write } from '../testing/namespace-writes.js';
 
 /** A copy (the informer) and a store that may disagree, as right after a create or a delete. */
 function setup(copy: StoredObject[], live: StoredObject[] = copy) {
