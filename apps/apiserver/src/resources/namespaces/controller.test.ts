@@ -13,7 +13,7 @@ describe('NamespaceController', () => {
   let storage: Storage;
   let namespaces: NamespaceStore;
   let configmaps: GenericStore<InternalObject>;
-  let controller: (s?: Storage) => NamespaceController;
+  let controller: () => NamespaceController;
 
   beforeEach(() => {
     storage = createMemoryStorage();
