@@ -20,7 +20,8 @@ import { apiServerCommand } from './command.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
-import { installNamespaces } from './resources/namespaces.js';
+import { NamespaceController } from './resources/namespaces/controller.js';
+import { installNamespaces, type InstalledNamespaces } from './resources/namespaces/index.js';
 import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
 import { buildAuditor } from './server/audit.js';
 import { authenticationInfo } from './server/authentication-info.js';
@@ -52,6 +53,14 @@ export interface CompletedApiServer {
   /** The enabled admission plugins with their configuration read; built once the store is open. */
   readonly admission: PreparedAdmission;
 }
+
+/** Who the server's own writes are made as (the reference's loopback client). */
+const LOOPBACK_USER = {
+  name: 'system:apiserver',
+  uid: '',
+  groups: ['system:authenticated', 'system:masters'],
+  extra: {},
+};
 
 /** The audit sinks are built before the logger exists (their files fail start-up); they log later. */
 class DeferredErrorLog {
@@ -138,6 +147,8 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
   const kinds = new ServedKinds();
+  // Built with the resources, after the admission chain that NamespaceAutoProvision creates through.
+  let namespaces: InstalledNamespaces | undefined;
   const admission = done.admission.build({
     authorizer: done.authz.authorizer,
     resourcesFor: (kind) => kinds.resourcesFor(kind),
@@ -146,6 +157,15 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       storage.get(namespace === '' ? `/${resource}/${name}` : `/${resource}/${namespace}/${name}`, {
         ignoreNotFound: true,
       }),
+    createNamespace: async (name) => {
+      if (!namespaces) throw new Error('namespaces are not served yet');
+      const obj = { metadata: { name } };
+      await namespaces.namespaces.create('', obj, obj, {
+        dryRun: false,
+        user: LOOPBACK_USER,
+        fieldManager: 'namespace-autoprovision',
+      });
+    },
   });
   return runServer(config, logger, signal, {
     storage,
@@ -161,9 +181,19 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       readPem(config.authentication.requestHeader?.clientCAFile),
     ),
     extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
+    startControllers: (dispatcher, signal) => {
+      if (!namespaces) return;
+      new NamespaceController({
+        storage,
+        finalize: namespaces.finalize,
+        stores: () => dispatcher.stores(),
+        onError: (namespace, err) =>
+          logger.v(2).info('Namespace controller pass failed; retrying', { namespace, err }),
+      }).start(signal);
+    },
     installResources: (dispatcher, defaults) =>
       kinds.record([
-        ...installNamespaces(dispatcher, storage, defaults),
+        ...(namespaces = installNamespaces(dispatcher, storage, defaults)).served,
         ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
         ...installClusterResources(dispatcher, storage, defaults, {
           authenticator: done.authn.authenticator,

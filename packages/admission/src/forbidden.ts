@@ -2,13 +2,23 @@ import { forbidden, type StatusError } from '@keel/apimachinery';
 import type { AdmissionAttributes } from './attributes.js';
 
 /**
- * A plugin's refusal as the real server words it (kube's admission.NewForbidden): `<resource>
- * "<name>" is forbidden: <why>`, the name taken from the request, else from the object (its
- * generateName before a name is chosen), else "Unknown".
+ * The name a refusal names: the request's, else the object's (its generateName before a name is
+ * chosen), else "Unknown" (kube's extractResourceName).
  */
-export function admissionForbidden(attrs: AdmissionAttributes, why: string): StatusError {
+export function admissionName(attrs: AdmissionAttributes): string {
   const meta = attrs.object?.metadata;
   const fromObject = meta?.name || meta?.generateName;
-  const name = attrs.name || fromObject || 'Unknown';
-  return forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, name, why);
+  return attrs.name || fromObject || 'Unknown';
+}
+
+/**
+ * A plugin's refusal as the real server words it (kube's admission.NewForbidden): `<resource>
+ * "<name>" is forbidden: <why>`, named as admissionName says.
+ */
+export function admissionForbidden(attrs: AdmissionAttributes, why: string): StatusError {
+  return forbidden(
+    { group: attrs.resource.group, resource: attrs.resource.resource },
+    admissionName(attrs),
+    why,
+  );
 }

@@ -7,7 +7,7 @@ export type {
 } from './attributes.js';
 export type { Admission, AdmissionPlugin } from './plugin.js';
 export { AdmissionChain, noAdmission } from './chain.js';
-export { admissionForbidden } from './forbidden.js';
+export { admissionForbidden, admissionName } from './forbidden.js';
 export {
   ADMISSION_PLUGINS,
   prepareAdmission,

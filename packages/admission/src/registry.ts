@@ -14,6 +14,10 @@ import { runtimeClass } from './plugins/runtime-class.js';
 import { UNSERVED_PLUGINS } from './plugins/unserved.js';
 import { imagePolicyWebhookDefinition } from './plugins/image-policy-webhook.js';
 import { podSecurityDefinition } from './plugins/pod-security/index.js';
+import { namespaceAutoProvision } from './plugins/namespace-autoprovision.js';
+import { namespaceExists } from './plugins/namespace-exists.js';
+import { namespaceLifecycle } from './plugins/namespace-lifecycle.js';
+import { namespaceSource } from './plugins/namespace-lookup.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -42,6 +46,11 @@ export interface AdmissionPluginDeps {
   readonly authorizer: Authorizer;
   /** The resources serving a kind (kube's RESTMapper), e.g. v1 Pod → ['pods']; empty when none does. */
   resourcesFor(kind: GroupVersionKind): readonly string[];
+  /**
+   * Creates an Active namespace as a client's create would (uid, creationTimestamp, the
+   * `kubernetes` finalizer). Rejects with the server's StatusError, AlreadyExists included.
+   */
+  createNamespace(name: string): Promise<void>;
 }
 
 /** Plugin settings that come from flags rather than the admission configuration file. */
@@ -113,6 +122,17 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
   ]),
   ['PodSecurity', podSecurityDefinition],
   ['ImagePolicyWebhook', imagePolicyWebhookDefinition],
+  [
+    'NamespaceLifecycle',
+    withoutConfig('NamespaceLifecycle', (deps) => namespaceLifecycle(namespaceSource(deps))),
+  ],
+  ['NamespaceExists', withoutConfig('NamespaceExists', (deps) => namespaceExists(namespaceSource(deps)))],
+  [
+    'NamespaceAutoProvision',
+    withoutConfig('NamespaceAutoProvision', (deps) =>
+      namespaceAutoProvision(namespaceSource(deps), (name) => deps.createNamespace(name)),
+    ),
+  ],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */

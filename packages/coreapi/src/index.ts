@@ -4,6 +4,7 @@ export { missingResourceVersion } from './scheme.js';
 export {
   namespaceView,
   namespaceStatusView,
+  namespaceFinalizeView,
   namespaceNameLabel,
   type Namespace,
   type NamespaceCondition,

@@ -149,3 +149,30 @@ export const namespaceView: CoreResourceView<Namespace> & StatusHooks<Namespace>
 
 /** namespaces/status: get, patch, update; only status changes. */
 export const namespaceStatusView = statusSubresourceView(namespaceView);
+
+/** ValidateNamespaceFinalizeUpdate: metadata as on any update, then each spec.finalizers entry. */
+function validateFinalizeUpdate(ns: Namespace, old: Namespace): FieldError[] {
+  const errs = validateCoreMetaUpdate(ns.metadata, old.metadata);
+  const p = FieldPath.of('spec', 'finalizers');
+  (ns.spec?.finalizers ?? []).forEach((f, i) => {
+    for (const msg of isQualifiedName(f)) errs.push(invalidValue(p.index(i), f, msg));
+    errs.push(...kubeFinalizerErrors([f], p.index(i)));
+  });
+  return errs;
+}
+
+/**
+ * namespaces/finalize: update only (the namespace controller's PUT). spec.finalizers changes,
+ * status stays as it was; taking the last finalizer off a deleted namespace deletes it.
+ */
+export const namespaceFinalizeView: CoreResourceView<Namespace> & { readonly subresource: 'finalize' } = {
+  ...namespaceView,
+  subresource: 'finalize',
+  verbs: ['update'],
+  allowCreateOnUpdate: false,
+  prepareForUpdate(ns, old) {
+    keepFrom(ns, old, 'status');
+    labelWithName(ns);
+  },
+  validateUpdate: (ns, old) => beforeUpdate(ns.metadata, old.metadata, false, validateFinalizeUpdate(ns, old)),
+};

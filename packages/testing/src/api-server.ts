@@ -39,8 +39,17 @@ export class TestApiServer {
     readonly dispatcher: Agent,
   ) {}
 
+  /**
+   * `namespaceLifecycle: true` keeps the NamespaceLifecycle admission plugin on, as a real server
+   * has it. Off by default: most suites write into throwaway namespaces they never create.
+   */
   static async start(
-    opts: { args?: readonly string[]; redisUrl?: string; env?: NodeJS.ProcessEnv } = {},
+    opts: {
+      args?: readonly string[];
+      redisUrl?: string;
+      env?: NodeJS.ProcessEnv;
+      namespaceLifecycle?: boolean;
+    } = {},
   ): Promise<TestApiServer> {
     const dir = mkdtempSync(join(tmpdir(), 'keel-apiserver-'));
     const tokens = join(dir, 'tokens.csv');
@@ -57,6 +66,7 @@ export class TestApiServer {
       ...(opts.redisUrl
         ? [`--store-servers=${opts.redisUrl}`, `--store-prefix=/keel-test-${port}-${Date.now()}`]
         : []),
+      ...(opts.namespaceLifecycle ? [] : ['--disable-admission-plugins=NamespaceLifecycle']),
       ...(opts.args ?? []),
     ];
     const proc = DaemonProcess.start(apiServerEntry, args, opts.env);

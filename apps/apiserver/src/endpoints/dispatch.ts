@@ -115,9 +115,16 @@ export function viewHandlers(scope: RequestScope): Record<string, RouteHandler> 
  */
 export class ResourceDispatcher {
   private readonly routes = new Map<string, ServedRoute>();
+  private readonly served: RequestScope['store'][] = [];
+
+  /** The store of every resource served through `add` (the namespace controller empties them). */
+  stores(): readonly RequestScope['store'][] {
+    return this.served;
+  }
 
   /** Serves a view's resource through the generic handlers of the verbs it lists. */
   add(scope: RequestScope): void {
+    this.served.push(scope.store);
     const v = scope.view;
     this.addRoute({
       group: v.group,

@@ -62,16 +62,17 @@ function rfc3339Seconds(d: Date): string {
  */
 export class GenericStore<I extends InternalObject> {
   readonly view: ResourceView<I>;
-  private readonly storage: Storage;
+  protected readonly storage: Storage;
   private readonly keyRoot: string;
   private readonly ttlSeconds: number | undefined;
-  private readonly now: () => Date;
-  private readonly qr: { group: string; resource: string };
+  protected readonly now: () => Date;
+  protected readonly qr: { group: string; resource: string };
   private readonly views: ReadonlyMap<string, ResourceView<I>>;
   /** List items' and watch events' JSON per stored state, shared by the stores of this storage. */
   private readonly encoded: EncodedItems;
   private readonly admission: Admission;
   private readonly subresource: string;
+  private readonly holdsDeletion: (obj: I) => boolean;
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;
@@ -84,6 +85,7 @@ export class GenericStore<I extends InternalObject> {
     this.encoded = encodedItemsFor(opts.storage);
     this.admission = opts.admission ?? noAdmission;
     this.subresource = opts.subresource ?? '';
+    this.holdsDeletion = opts.holdsDeletion ?? (() => false);
   }
 
   /** The attributes admission sees for one write through this store's view. */
@@ -120,7 +122,7 @@ export class GenericStore<I extends InternalObject> {
     return namespace === '' ? this.keyRoot : `${this.keyRoot}/${namespace}`;
   }
 
-  private fail(err: unknown, name: string, op: 'list' | 'watch' | 'other' = 'other'): never {
+  protected fail(err: unknown, name: string, op: 'list' | 'watch' | 'other' = 'other'): never {
     throw interpretStorageError(err, this.qr, name, op);
   }
 
@@ -374,7 +376,7 @@ export class GenericStore<I extends InternalObject> {
           await this.admission.validate(attrs);
           // Recorded first: an apply conflicts, or a new co-owner joins, even when no value changes.
           this.record(obj, current, wire, ctx, now);
-          finishing = finishesDeletion(obj, current);
+          finishing = finishesDeletion(obj, current) && !this.holdsDeletion(obj);
           const entries = (o: I) => o.metadata.managedFields ?? [];
           if (unchangedByUpdate(obj, current) && sameEntries(entries(obj), entries(current))) return current;
           delete meta.resourceVersion;
@@ -416,7 +418,12 @@ export class GenericStore<I extends InternalObject> {
    * concurrent change (a finalizer added or removed) is never missed.
    */
   async delete(namespace: string, name: string, opts: DeleteContext): Promise<{ obj: I; pending: boolean }> {
-    const key = this.key(namespace, name);
+    await this.admitDelete(namespace, name, opts);
+    return this.deleteAdmitted(namespace, name, opts);
+  }
+
+  /** Both admission phases of a DELETE. */
+  protected async admitDelete(namespace: string, name: string, opts: DeleteContext): Promise<void> {
     if (this.admission.handles('DELETE')) {
       // Storage's delete check is synchronous, and plugins may not be: they decide on the state
       // read here (kube's deleteValidation sees the state being deleted; the plugins Keel runs on
@@ -426,6 +433,15 @@ export class GenericStore<I extends InternalObject> {
       await this.admission.admit(attrs);
       await this.admission.validate(attrs);
     }
+  }
+
+  /** The delete itself, once admission let it through (see delete). */
+  protected async deleteAdmitted(
+    namespace: string,
+    name: string,
+    opts: DeleteContext,
+  ): Promise<{ obj: I; pending: boolean }> {
+    const key = this.key(namespace, name);
     for (let attempt = 1; ; attempt++) {
       let held: I;
       try {

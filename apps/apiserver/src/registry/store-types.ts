@@ -50,6 +50,11 @@ export interface StoreOptions<I extends InternalObject> {
   readonly admission?: Admission;
   /** The subresource this store writes through ('' for the resource itself), as admission names it. */
   readonly subresource?: string;
+  /**
+   * What besides metadata.finalizers keeps a deleted object when an update takes its last
+   * finalizer off (namespaces: spec.finalizers, until the namespace controller finalizes it).
+   */
+  readonly holdsDeletion?: (obj: I) => boolean;
 }
 
 /** What a delete needs besides the object's name. */

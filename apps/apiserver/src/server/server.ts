@@ -57,6 +57,11 @@ export interface ServerParts {
    * when that step is retried.
    */
   readonly startInformers?: (signal: AbortSignal) => Promise<void>;
+  /**
+   * Starts the controllers Keel runs in the API server (it has no controller manager) once the
+   * post-start hooks have finished; they run until shutdown begins.
+   */
+  readonly startControllers?: (dispatcher: ResourceDispatcher, signal: AbortSignal) => void;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -229,6 +234,7 @@ export async function runServer(
     () => {
       registrationDone = true;
       logger.v(1).info('All post-start hooks finished');
+      parts.startControllers?.(dispatcher, shutdownInitiated.signal);
     },
     (err: unknown) => {
       // Hooks still waiting for the store when a shutdown begins are stopped, not failed.

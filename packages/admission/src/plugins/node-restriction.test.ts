@@ -16,6 +16,7 @@ const chain = chainOf(['NodeRestriction'], {
   read: () => Promise.resolve(undefined),
   authorizer: { authorize: () => Promise.resolve({ decision: 'allow', reason: '' }) },
   resourcesFor: () => [],
+  createNamespace: () => Promise.reject(new Error('not used')),
 });
 
 const n1 = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'], extra: {} };

@@ -1,4 +1,5 @@
 /** Test helpers: the chain over plain arrays of objects instead of the server's informers. */
+import { alreadyExists } from '@keel/apimachinery';
 import type { StoredObject } from '@keel/resource';
 import type { AdmissionChain } from '../chain.js';
 import {
@@ -23,7 +24,10 @@ export function indexOf(objects: StoredObject[]): ObjectIndex {
   };
 }
 
-/** Deps whose `objects(resource)` reads `store[resource]` (missing kinds are empty); `asked` records each call. */
+/**
+ * Deps whose `objects(resource)` reads `store[resource]` (missing kinds are empty); `asked` records
+ * each call. `createNamespace` adds an Active namespace to `store.namespaces`.
+ */
 export function depsOf(
   store: Record<string, StoredObject[]>,
   over: Partial<Pick<AdmissionPluginDeps, 'authorizer' | 'resourcesFor'>> = {},
@@ -39,6 +43,18 @@ export function depsOf(
     },
     read(resource, namespace, name) {
       return Promise.resolve(indexOf(store[resource] ?? []).get(namespace, name));
+    },
+    createNamespace(name) {
+      const namespaces = (store['namespaces'] ??= []);
+      if (namespaces.some((n) => n.metadata?.name === name))
+        return Promise.reject(alreadyExists({ group: '', resource: 'namespaces' }, name));
+      const created = {
+        metadata: { name },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      };
+      namespaces.push(created);
+      return Promise.resolve();
     },
   };
 }
