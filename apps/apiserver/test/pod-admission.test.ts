@@ -3,11 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestApiServer } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { create, expectStatus, nodeBody, nodePath, podBody, podPath, unique, type Json } from './support/core.js';
+import {
+  create,
+  expectStatus,
+  nodeBody,
+  nodePath,
+  podBody,
+  podPath,
+  unique,
+  type Json,
+} from './support/core.js';
 
 // The pod admission plugins and --allow-privileged, through the built daemon (memory store).
 
-const privileged = { containers: [{ name: 'app', image: 'registry.example/app:1.0', securityContext: { privileged: true } }] };
+const privileged = {
+  containers: [{ name: 'app', image: 'registry.example/app:1.0', securityContext: { privileged: true } }],
+};
 const notReady = (seconds: number) => ({
   key: 'node.kubernetes.io/not-ready',
   operator: 'Exists',
@@ -44,7 +55,9 @@ describe('default-enabled pod admission (memory store)', () => {
 
   it('TaintNodesByCondition: a new node is tainted not-ready:NoSchedule', async () => {
     const node = await create(server, nodePath(), nodeBody(unique('node')));
-    expect((node['spec'] as Json)['taints']).toEqual([{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]);
+    expect((node['spec'] as Json)['taints']).toEqual([
+      { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+    ]);
   });
 
   it('refuses privileged containers without --allow-privileged, on create and update', async () => {
@@ -53,7 +66,8 @@ describe('default-enabled pod admission (memory store)', () => {
     expect(r.status).toBe(422);
     expect(r.json).toMatchObject({
       reason: 'Invalid',
-      message: 'Pod "priv" is invalid: spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
+      message:
+        'Pod "priv" is invalid: spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
       details: {
         name: 'priv',
         kind: 'Pod',
@@ -68,10 +82,15 @@ describe('default-enabled pod admission (memory store)', () => {
     });
     const pod = await create(server, podPath(ns), podBody('plain'));
     const spec = pod['spec'] as { containers: Json[] };
-    const update = { ...pod, spec: { ...spec, containers: [{ ...spec.containers[0], securityContext: { privileged: true } }] } };
+    const update = {
+      ...pod,
+      spec: { ...spec, containers: [{ ...spec.containers[0], securityContext: { privileged: true } }] },
+    };
     const u = await server.request('PUT', podPath(ns, 'plain'), { body: update });
     expect(u.status).toBe(422);
-    expect(u.text).toContain('spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy');
+    expect(u.text).toContain(
+      'spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
+    );
   });
 });
 
@@ -131,19 +150,28 @@ describe('opt-in pod admission plugins, their configuration and the pod policy f
     const pod = await create(server, podPath(selective), podBody('priv', privileged));
     const spec = pod['spec'] as Json;
     expect(spec['tolerations']).toEqual([notReady(60), unreachable(30)]);
-    expect(spec['containers']).toMatchObject([{ imagePullPolicy: 'Always', securityContext: { privileged: true } }]);
+    expect(spec['containers']).toMatchObject([
+      { imagePullPolicy: 'Always', securityContext: { privileged: true } },
+    ]);
   });
 
   it("PodNodeSelector merges the namespace's selector (else the configured default) and refuses a conflict", async () => {
-    const merged = await create(server, podPath(selective), podBody('sel', { nodeSelector: { disk: 'ssd' } }));
+    const merged = await create(
+      server,
+      podPath(selective),
+      podBody('sel', { nodeSelector: { disk: 'ssd' } }),
+    );
     expect((merged['spec'] as Json)['nodeSelector']).toEqual({ env: 'prod', disk: 'ssd' });
     const plain = await create(server, podPath(await namespace(server)), podBody('plain'));
     expect((plain['spec'] as Json)['nodeSelector']).toEqual({ tier: 'general' });
-    const r = await server.request('POST', podPath(selective), { body: podBody('clash', { nodeSelector: { env: 'dev' } }) });
+    const r = await server.request('POST', podPath(selective), {
+      body: podBody('clash', { nodeSelector: { env: 'dev' } }),
+    });
     expect(r.status).toBe(403);
     expect(r.json).toMatchObject({
       reason: 'Forbidden',
-      message: 'pods "clash" is forbidden: pod node label selector conflicts with its namespace node label selector',
+      message:
+        'pods "clash" is forbidden: pod node label selector conflicts with its namespace node label selector',
     });
   });
 
@@ -152,7 +180,9 @@ describe('opt-in pod admission plugins, their configuration and the pod policy f
     // DefaultTolerationSeconds runs first; the namespace's defaults follow the pod's own.
     expect((pod['spec'] as Json)['tolerations']).toEqual([notReady(60), unreachable(30), gpu]);
     const other = { key: 'other', operator: 'Exists', effect: 'NoSchedule' };
-    const r = await server.request('POST', podPath(tolerant), { body: podBody('outside', { tolerations: [other] }) });
+    const r = await server.request('POST', podPath(tolerant), {
+      body: podBody('outside', { tolerations: [other] }),
+    });
     expect(r.status).toBe(403);
     expect(r.json).toMatchObject({
       reason: 'Forbidden',
@@ -163,7 +193,9 @@ describe('opt-in pod admission plugins, their configuration and the pod policy f
 
   it('ExtendedResourceToleration tolerates the taint of a requested extended resource', async () => {
     const resources = { requests: { 'example.com/gpu': '1' }, limits: { 'example.com/gpu': '1' } };
-    const body = podBody('gpu', { containers: [{ name: 'app', image: 'registry.example/app:1.0', resources }] });
+    const body = podBody('gpu', {
+      containers: [{ name: 'app', image: 'registry.example/app:1.0', resources }],
+    });
     const pod = await create(server, podPath(selective), body);
     expect((pod['spec'] as Json)['tolerations']).toContainEqual(gpu);
   });
@@ -173,16 +205,25 @@ describe('opt-in pod admission plugins, their configuration and the pod policy f
       body: podBody('root', { securityContext: { runAsUser: 0 } }),
     });
     expect(runAsUser.status).toBe(403);
-    expect(runAsUser.json).toMatchObject({ message: 'pods "root" is forbidden: pod.Spec.SecurityContext.RunAsUser is forbidden' });
-    const term = { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'topology.kubernetes.io/zone' };
+    expect(runAsUser.json).toMatchObject({
+      message: 'pods "root" is forbidden: pod.Spec.SecurityContext.RunAsUser is forbidden',
+    });
+    const term = {
+      labelSelector: { matchLabels: { app: 'web' } },
+      topologyKey: 'topology.kubernetes.io/zone',
+    };
     const zonal = await server.request('POST', podPath(selective), {
-      body: podBody('zonal', { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } }),
+      body: podBody('zonal', {
+        affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } },
+      }),
     });
     expect(zonal.status).toBe(403);
     expect(zonal.json).toMatchObject({
       message:
         'pods "zonal" is forbidden: affinity.PodAntiAffinity.RequiredDuringScheduling has TopologyKey topology.kubernetes.io/zone but only key kubernetes.io/hostname is allowed',
     });
-    expect(await expectStatus(server.request('GET', podPath(selective, 'zonal')), 404)).toMatchObject({ reason: 'NotFound' });
+    expect(await expectStatus(server.request('GET', podPath(selective, 'zonal')), 404)).toMatchObject({
+      reason: 'NotFound',
+    });
   });
 });

@@ -117,7 +117,10 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
       },
     },
   ],
-  ['ExtendedResourceToleration', withoutConfig('ExtendedResourceToleration', () => extendedResourceToleration)],
+  [
+    'ExtendedResourceToleration',
+    withoutConfig('ExtendedResourceToleration', () => extendedResourceToleration),
+  ],
   ['SecurityContextDeny', withoutConfig('SecurityContextDeny', () => securityContextDeny)],
   [
     'LimitPodHardAntiAffinityTopology',

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { chainOf, depsOf, podOf, refusalOf, writeOf } from '../testing/index.js';
 
 const chain = chainOf(['AlwaysPullImages'], depsOf({}));
-const c = (name: string, image: string, imagePullPolicy = 'IfNotPresent') => ({ name, image, imagePullPolicy });
+const c = (name: string, image: string, imagePullPolicy = 'IfNotPresent') => ({
+  name,
+  image,
+  imagePullPolicy,
+});
 const policies = (pod: { spec: Record<string, unknown> }) =>
   ['initContainers', 'containers', 'ephemeralContainers'].flatMap((f) =>
     ((pod.spec[f] ?? []) as { imagePullPolicy?: string }[]).map((x) => x.imagePullPolicy),
@@ -11,7 +15,10 @@ const policies = (pod: { spec: Record<string, unknown> }) =>
 
 describe('AlwaysPullImages', () => {
   it('sets Always on every container of a new pod', async () => {
-    const pod = podOf('p', { initContainers: [c('init', 'a:1', 'Never')], containers: [c('app', 'b:1'), c('side', 'c:1')] });
+    const pod = podOf('p', {
+      initContainers: [c('init', 'a:1', 'Never')],
+      containers: [c('app', 'b:1'), c('side', 'c:1')],
+    });
     expect(await refusalOf(chain, writeOf('CREATE', 'pods', pod))).toBeUndefined();
     expect(policies(pod)).toEqual(['Always', 'Always', 'Always']);
   });
@@ -33,14 +40,23 @@ describe('AlwaysPullImages', () => {
   it('refuses, in the validating phase, a container whose policy a later step changed', async () => {
     const plugin = chain.plugins[0];
     if (!plugin) throw new Error('no plugin');
-    const undo = { name: 'Undo', handles: () => true, admit: (a: { object: unknown }) => {
-      ((a.object as { spec: { containers: { imagePullPolicy: string }[] } }).spec.containers[0] ?? { imagePullPolicy: '' }).imagePullPolicy = 'Never';
-    } };
+    const undo = {
+      name: 'Undo',
+      handles: () => true,
+      admit: (a: { object: unknown }) => {
+        (
+          (a.object as { spec: { containers: { imagePullPolicy: string }[] } }).spec.containers[0] ?? {
+            imagePullPolicy: '',
+          }
+        ).imagePullPolicy = 'Never';
+      },
+    };
     const both = new AdmissionChain([plugin, undo]);
     expect(await refusalOf(both, writeOf('CREATE', 'pods', podOf('p')))).toEqual({
       code: 403,
       reason: 'Forbidden',
-      message: 'pods "p" is forbidden: spec.containers[0].imagePullPolicy: Unsupported value: "Never": supported values: "Always"',
+      message:
+        'pods "p" is forbidden: spec.containers[0].imagePullPolicy: Unsupported value: "Never": supported values: "Always"',
     });
   });
 });

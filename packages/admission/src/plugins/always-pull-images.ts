@@ -39,7 +39,9 @@ export const alwaysPullImages: AdmissionPlugin = {
     // Go aggregates one refusal per container; the first is what a client acts on.
     const wrong = allContainers(pod).find(({ container }) => container.imagePullPolicy !== 'Always');
     if (!wrong) return;
-    const err = notSupported(`${wrong.path}.imagePullPolicy`, wrong.container.imagePullPolicy ?? '', ['Always']);
+    const err = notSupported(`${wrong.path}.imagePullPolicy`, wrong.container.imagePullPolicy ?? '', [
+      'Always',
+    ]);
     throw admissionForbidden(attrs, fieldErrorString(err));
   },
 };

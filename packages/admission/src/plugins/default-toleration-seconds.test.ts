@@ -3,15 +3,30 @@ import { chainOf, depsOf, podOf, refusalOf, writeOf } from '../testing/index.js'
 
 const tolerationsAfterCreate = async (spec: Record<string, unknown>, flags = {}) => {
   const pod = podOf('p', spec);
-  expect(await refusalOf(chainOf(['DefaultTolerationSeconds'], depsOf({}), { flags }), writeOf('CREATE', 'pods', pod))).toBeUndefined();
+  expect(
+    await refusalOf(
+      chainOf(['DefaultTolerationSeconds'], depsOf({}), { flags }),
+      writeOf('CREATE', 'pods', pod),
+    ),
+  ).toBeUndefined();
   return pod.spec['tolerations'];
 };
 
 describe('DefaultTolerationSeconds', () => {
-  it('adds the not-ready and unreachable NoExecute tolerations with the flags\' seconds', async () => {
+  it("adds the not-ready and unreachable NoExecute tolerations with the flags' seconds", async () => {
     expect(await tolerationsAfterCreate({})).toEqual([
-      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      {
+        key: 'node.kubernetes.io/not-ready',
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: 300,
+      },
+      {
+        key: 'node.kubernetes.io/unreachable',
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: 300,
+      },
     ]);
     const custom = await tolerationsAfterCreate(
       {},
@@ -21,12 +36,24 @@ describe('DefaultTolerationSeconds', () => {
   });
 
   it('keeps what the pod already tolerates: an own toleration, an empty key or an empty effect', async () => {
-    const own = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 };
+    const own = {
+      key: 'node.kubernetes.io/not-ready',
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: 5,
+    };
     expect(await tolerationsAfterCreate({ tolerations: [own] })).toEqual([
       own,
-      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      {
+        key: 'node.kubernetes.io/unreachable',
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: 300,
+      },
     ]);
-    expect(await tolerationsAfterCreate({ tolerations: [{ operator: 'Exists' }] })).toEqual([{ operator: 'Exists' }]);
+    expect(await tolerationsAfterCreate({ tolerations: [{ operator: 'Exists' }] })).toEqual([
+      { operator: 'Exists' },
+    ]);
     const anyEffect = { key: 'node.kubernetes.io/unreachable', operator: 'Exists' };
     expect(await tolerationsAfterCreate({ tolerations: [anyEffect] })).toHaveLength(2);
     // A NoSchedule toleration of the same key does not cover NoExecute.

@@ -11,7 +11,9 @@ import { podOf } from './pods.js';
 /** The extended resources the pod's containers and init containers request, sorted. */
 function extendedRequests(pod: Pod): string[] {
   const containers: Container[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
-  const names = containers.flatMap((c) => Object.keys(c.resources?.requests ?? {}).filter(isExtendedResourceName));
+  const names = containers.flatMap((c) =>
+    Object.keys(c.resources?.requests ?? {}).filter(isExtendedResourceName),
+  );
   return [...new Set(names)].sort();
 }
 
@@ -28,7 +30,9 @@ function sameToleration(a: Toleration, b: Toleration): boolean {
 /** Go's AddOrUpdateTolerationInPod: replaces a matching toleration, else appends. */
 function addOrUpdate(tolerations: readonly Toleration[], toleration: Toleration): Toleration[] {
   if (tolerations.some((t) => sameToleration(t, toleration))) {
-    return tolerations.map((t) => (sameToleration(t, toleration) && !sameJson(t, toleration) ? toleration : t));
+    return tolerations.map((t) =>
+      sameToleration(t, toleration) && !sameJson(t, toleration) ? toleration : t,
+    );
   }
   return [...tolerations, toleration];
 }

@@ -11,7 +11,9 @@ const antiAffinity = (topologyKey: string, kind = 'requiredDuringSchedulingIgnor
 describe('LimitPodHardAntiAffinityTopology', () => {
   it('refuses required anti-affinity over anything but nodes', async () => {
     for (const op of ['CREATE', 'UPDATE'] as const) {
-      expect(await refusalOf(chain, writeOf(op, 'pods', podOf('p', antiAffinity('topology.kubernetes.io/zone'))))).toEqual({
+      expect(
+        await refusalOf(chain, writeOf(op, 'pods', podOf('p', antiAffinity('topology.kubernetes.io/zone')))),
+      ).toEqual({
         code: 403,
         reason: 'Forbidden',
         message:
@@ -21,8 +23,13 @@ describe('LimitPodHardAntiAffinityTopology', () => {
   });
 
   it('admits hostname spreading and preferred rules', async () => {
-    expect(await refusalOf(chain, writeOf('CREATE', 'pods', podOf('p', antiAffinity('kubernetes.io/hostname'))))).toBeUndefined();
-    const preferred = antiAffinity('topology.kubernetes.io/zone', 'preferredDuringSchedulingIgnoredDuringExecution');
+    expect(
+      await refusalOf(chain, writeOf('CREATE', 'pods', podOf('p', antiAffinity('kubernetes.io/hostname')))),
+    ).toBeUndefined();
+    const preferred = antiAffinity(
+      'topology.kubernetes.io/zone',
+      'preferredDuringSchedulingIgnoredDuringExecution',
+    );
     expect(await refusalOf(chain, writeOf('CREATE', 'pods', podOf('p', preferred)))).toBeUndefined();
   });
 });

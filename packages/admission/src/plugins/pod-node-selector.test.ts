@@ -23,13 +23,28 @@ function configFile(configuration: unknown): string {
 }
 
 const ns = (name: string, selector?: string): StoredObject => ({
-  metadata: { name, ...(selector === undefined ? {} : { annotations: { 'scheduler.alpha.kubernetes.io/node-selector': selector } }) },
+  metadata: {
+    name,
+    ...(selector === undefined
+      ? {}
+      : { annotations: { 'scheduler.alpha.kubernetes.io/node-selector': selector } }),
+  },
 });
 
 const config = {
-  podNodeSelectorPluginConfig: { clusterDefaultNodeSelector: 'tier=general', restricted: 'env=prod,zone=a', 'restricted-default': 'env=prod' },
+  podNodeSelectorPluginConfig: {
+    clusterDefaultNodeSelector: 'tier=general',
+    restricted: 'env=prod,zone=a',
+    'restricted-default': 'env=prod',
+  },
 };
-const namespaces = [ns('ns', 'env=dev'), ns('plain'), ns('empty', ''), ns('restricted', ''), ns('restricted-default')];
+const namespaces = [
+  ns('ns', 'env=dev'),
+  ns('plain'),
+  ns('empty', ''),
+  ns('restricted', ''),
+  ns('restricted-default'),
+];
 
 const chain = chainOf(['PodNodeSelector'], depsOf({ namespaces }), { configFile: configFile(config) });
 
@@ -41,7 +56,10 @@ async function create(namespace: string, nodeSelector?: Record<string, string>) 
 
 describe('PodNodeSelector', () => {
   it("merges the namespace's selector into the pod's", async () => {
-    expect(await create('ns', { disk: 'ssd' })).toEqual({ refusal: undefined, nodeSelector: { env: 'dev', disk: 'ssd' } });
+    expect(await create('ns', { disk: 'ssd' })).toEqual({
+      refusal: undefined,
+      nodeSelector: { env: 'dev', disk: 'ssd' },
+    });
     expect(await create('ns', { env: 'dev' })).toEqual({ refusal: undefined, nodeSelector: { env: 'dev' } });
   });
 
@@ -54,7 +72,8 @@ describe('PodNodeSelector', () => {
     expect((await create('ns', { env: 'prod' })).refusal).toEqual({
       code: 403,
       reason: 'Forbidden',
-      message: 'pods "p" is forbidden: pod node label selector conflicts with its namespace node label selector',
+      message:
+        'pods "p" is forbidden: pod node label selector conflicts with its namespace node label selector',
     });
   });
 
@@ -72,11 +91,19 @@ describe('PodNodeSelector', () => {
   it('reads a namespace missing from the copy from the store, and 404s an unknown one', async () => {
     const store = { namespaces: [] as StoredObject[] };
     const deps = depsOf(store);
-    const lagging = chainOf(['PodNodeSelector'], { ...deps, read: () => Promise.resolve(ns('fresh', 'env=new')) });
+    const lagging = chainOf(['PodNodeSelector'], {
+      ...deps,
+      read: () => Promise.resolve(ns('fresh', 'env=new')),
+    });
     const pod = podOf('p');
     await lagging.admit(writeOf('CREATE', 'pods', pod, { namespace: 'fresh' }));
     expect(pod.spec['nodeSelector']).toEqual({ env: 'new' });
-    expect(await refusalOf(chainOf(['PodNodeSelector'], deps), writeOf('CREATE', 'pods', podOf('p'), { namespace: 'gone' }))).toMatchObject({
+    expect(
+      await refusalOf(
+        chainOf(['PodNodeSelector'], deps),
+        writeOf('CREATE', 'pods', podOf('p'), { namespace: 'gone' }),
+      ),
+    ).toMatchObject({
       code: 404,
       message: 'namespaces "gone" not found',
     });
@@ -92,7 +119,9 @@ describe('PodNodeSelector', () => {
       /podNodeSelectorPluginConfig\.team: found ',', expected: identifier/,
     );
     const typo = configFile({ podNodeSelectorConfig: {} });
-    expect(() => chainOf(['PodNodeSelector'], depsOf({}), { configFile: typo })).toThrow(/podNodeSelectorConfig: unknown field/);
+    expect(() => chainOf(['PodNodeSelector'], depsOf({}), { configFile: typo })).toThrow(
+      /podNodeSelectorConfig: unknown field/,
+    );
     const notString = configFile({ podNodeSelectorPluginConfig: { team: 3 } });
     expect(() => chainOf(['PodNodeSelector'], depsOf({}), { configFile: notString })).toThrow(
       /podNodeSelectorPluginConfig\.team: expected string, got number 3/,

@@ -44,7 +44,8 @@ export function parsePodNodeSelectorConfig(config: PluginConfig | undefined): No
   );
 }
 
-const refuse = (pod: Pod, why: string) => forbidden({ group: '', resource: 'pods' }, pod.metadata.name ?? '', why);
+const refuse = (pod: Pod, why: string) =>
+  forbidden({ group: '', resource: 'pods' }, pod.metadata.name ?? '', why);
 
 export function podNodeSelector(config: NodeSelectorConfig, deps: AdmissionPluginDeps): AdmissionPlugin {
   const namespaceOf: NamespaceReader = namespaceReader(deps);
@@ -60,7 +61,7 @@ export function podNodeSelector(config: NodeSelectorConfig, deps: AdmissionPlugi
     }
   }
 
-  async function check(attrs: AdmissionAttributes, pod: Pod, fromNamespace: Record<string, string>): Promise<void> {
+  function check(attrs: AdmissionAttributes, pod: Pod, fromNamespace: Record<string, string>): void {
     const own = pod.spec?.nodeSelector ?? {};
     if (labelsConflict(fromNamespace, own)) {
       throw refuse(pod, 'pod node label selector conflicts with its namespace node label selector');
@@ -85,11 +86,11 @@ export function podNodeSelector(config: NodeSelectorConfig, deps: AdmissionPlugi
       const spec = (pod.spec ??= {});
       const merged = { ...fromNamespace, ...spec.nodeSelector };
       if (Object.keys(merged).length > 0) spec.nodeSelector = merged;
-      await check(attrs, pod, fromNamespace);
+      check(attrs, pod, fromNamespace);
     },
     async validate(attrs) {
       const pod = podOf(attrs);
-      if (pod) await check(attrs, pod, await namespaceSelector(attrs, pod));
+      if (pod) check(attrs, pod, await namespaceSelector(attrs, pod));
     },
   };
 }

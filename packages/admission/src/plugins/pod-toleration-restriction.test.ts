@@ -23,7 +23,9 @@ function configFile(configuration: unknown): string {
 
 const DEFAULTS = 'scheduler.alpha.kubernetes.io/defaultTolerations';
 const WHITELIST = 'scheduler.alpha.kubernetes.io/tolerationsWhitelist';
-const ns = (name: string, annotations: Record<string, string> = {}): StoredObject => ({ metadata: { name, annotations } });
+const ns = (name: string, annotations: Record<string, string> = {}): StoredObject => ({
+  metadata: { name, annotations },
+});
 const gpu = { key: 'gpu', operator: 'Exists', effect: 'NoSchedule' };
 const dedicated = { key: 'dedicated', operator: 'Equal', value: 'team-a', effect: 'NoSchedule' };
 
@@ -39,17 +41,32 @@ const config = {
   default: [{ key: 'cluster', operator: 'Exists', effect: 'NoSchedule' }],
   whitelist: [{ key: 'cluster', operator: 'Exists' }],
 };
-const chain = chainOf(['PodTolerationRestriction'], depsOf({ namespaces }), { configFile: configFile(config) });
+const chain = chainOf(['PodTolerationRestriction'], depsOf({ namespaces }), {
+  configFile: configFile(config),
+});
 
-async function write(namespace: string, spec: Record<string, unknown>, operation: 'CREATE' | 'UPDATE' = 'CREATE') {
+async function write(
+  namespace: string,
+  spec: Record<string, unknown>,
+  operation: 'CREATE' | 'UPDATE' = 'CREATE',
+) {
   const pod = podOf('p', spec);
-  const refusal = await refusalOf(chain, writeOf(operation, 'pods', pod, { namespace, oldObject: operation === 'UPDATE' ? podOf('p') : undefined }));
+  const refusal = await refusalOf(
+    chain,
+    writeOf(operation, 'pods', pod, {
+      namespace,
+      oldObject: operation === 'UPDATE' ? podOf('p') : undefined,
+    }),
+  );
   return { refusal, tolerations: pod.spec['tolerations'] };
 }
 
 describe('PodTolerationRestriction', () => {
   it("adds the namespace's default tolerations on create, and checks them against its whitelist", async () => {
-    expect(await write('ns', { tolerations: [gpu] })).toEqual({ refusal: undefined, tolerations: [gpu, dedicated] });
+    expect(await write('ns', { tolerations: [gpu] })).toEqual({
+      refusal: undefined,
+      tolerations: [gpu, dedicated],
+    });
   });
 
   it('falls back to the configured default and whitelist when the namespace has none', async () => {
@@ -60,7 +77,8 @@ describe('PodTolerationRestriction', () => {
     expect((await write('plain', { tolerations: [gpu] })).refusal).toEqual({
       code: 403,
       reason: 'Forbidden',
-      message: 'pods "p" is forbidden: pod tolerations (possibly merged with namespace default tolerations) conflict with its cluster whitelist',
+      message:
+        'pods "p" is forbidden: pod tolerations (possibly merged with namespace default tolerations) conflict with its cluster whitelist',
     });
   });
 
@@ -77,7 +95,9 @@ describe('PodTolerationRestriction', () => {
   });
 
   it('adds the memory-pressure toleration to pods that are not BestEffort, and only defaults on create', async () => {
-    const burstable = { containers: [{ name: 'app', image: 'a:1', resources: { requests: { cpu: '100m' } } }] };
+    const burstable = {
+      containers: [{ name: 'app', image: 'a:1', resources: { requests: { cpu: '100m' } } }],
+    };
     const pressure = { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' };
     expect((await write('open', burstable)).tolerations).toEqual([pressure]);
     expect((await write('open', burstable, 'UPDATE')).tolerations).toEqual([pressure]);
@@ -87,9 +107,9 @@ describe('PodTolerationRestriction', () => {
   it('keeps the pod toleration that covers a default one (MergeTolerations)', async () => {
     const all = { operator: 'Exists' };
     expect((await write('open', { tolerations: [all] })).tolerations).toEqual([all]);
-    expect((await write('plain', { tolerations: [{ key: 'cluster', operator: 'Exists' }] })).tolerations).toEqual([
-      { key: 'cluster', operator: 'Exists' },
-    ]);
+    expect(
+      (await write('plain', { tolerations: [{ key: 'cluster', operator: 'Exists' }] })).tolerations,
+    ).toEqual([{ key: 'cluster', operator: 'Exists' }]);
   });
 
   it('refuses a pod whose namespace annotation is not a list of tolerations', async () => {
@@ -97,8 +117,11 @@ describe('PodTolerationRestriction', () => {
   });
 
   it('refuses a configuration that is not one, naming the file and field', () => {
-    const load = (c: unknown) => () => chainOf(['PodTolerationRestriction'], depsOf({}), { configFile: configFile(c) });
-    expect(load({ ...config, kind: 'Config' })).toThrow(/plugins\[0\]\.configuration: kind: expected one of Configuration, got string "Config"/);
+    const load = (c: unknown) => () =>
+      chainOf(['PodTolerationRestriction'], depsOf({}), { configFile: configFile(c) });
+    expect(load({ ...config, kind: 'Config' })).toThrow(
+      /plugins\[0\]\.configuration: kind: expected one of Configuration, got string "Config"/,
+    );
     expect(load({ ...config, whitelist: [{ key: 'a', operator: 'Sometimes' }] })).toThrow(
       /plugins\[0\]\.configuration: whitelist\[0\]\.operator: Unsupported value: "Sometimes": supported values: "Equal", "Exists"$/,
     );

@@ -21,7 +21,11 @@ import { mergeTolerations, verifyAgainstWhitelist } from './tolerations.js';
 
 export const NAMESPACE_DEFAULT_TOLERATIONS = 'scheduler.alpha.kubernetes.io/defaultTolerations';
 export const NAMESPACE_TOLERATIONS_WHITELIST = 'scheduler.alpha.kubernetes.io/tolerationsWhitelist';
-const MEMORY_PRESSURE: Toleration = { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' };
+const MEMORY_PRESSURE: Toleration = {
+  key: 'node.kubernetes.io/memory-pressure',
+  operator: 'Exists',
+  effect: 'NoSchedule',
+};
 
 const tolerationSchema = z.strictObject({
   key: z.string().optional(),
@@ -32,7 +36,10 @@ const tolerationSchema = z.strictObject({
 });
 
 const configSchema = z.strictObject({
-  apiVersion: z.enum(['podtolerationrestriction.admission.k8s.io/v1alpha1', 'podtolerationrestriction.admission.k8s.io/v1']),
+  apiVersion: z.enum([
+    'podtolerationrestriction.admission.k8s.io/v1alpha1',
+    'podtolerationrestriction.admission.k8s.io/v1',
+  ]),
   kind: z.literal('Configuration'),
   default: z.array(tolerationSchema).nullish(),
   whitelist: z.array(tolerationSchema).nullish(),
@@ -52,10 +59,15 @@ export interface TolerationRestrictionConfig {
 }
 
 /** Checks the configuration's shape and each toleration as pod validation would; throws ConfigFileError. */
-export function parseTolerationRestrictionConfig(config: PluginConfig | undefined): TolerationRestrictionConfig {
+export function parseTolerationRestrictionConfig(
+  config: PluginConfig | undefined,
+): TolerationRestrictionConfig {
   if (!config) return { default: [], whitelist: [] };
   const doc = parseConfig(configSchema, config.value, config.source);
-  const parsed = { default: (doc.default ?? []).map(canonical), whitelist: (doc.whitelist ?? []).map(canonical) };
+  const parsed = {
+    default: (doc.default ?? []).map(canonical),
+    whitelist: (doc.whitelist ?? []).map(canonical),
+  };
   const errs = [
     ...validateTolerations(parsed.default, FieldPath.of('default')),
     ...validateTolerations(parsed.whitelist, FieldPath.of('whitelist')),
@@ -72,19 +84,34 @@ function annotatedTolerations(pod: Pod, value: string | undefined, key: string):
   try {
     doc = JSON.parse(value);
   } catch (err) {
-    throw forbidden({ group: '', resource: 'pods' }, pod.metadata.name ?? '', `${key}: ${err instanceof Error ? err.message : String(err)}`);
+    throw forbidden(
+      { group: '', resource: 'pods' },
+      pod.metadata.name ?? '',
+      `${key}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const parsed = z.array(tolerationSchema).safeParse(doc);
   if (!parsed.success) {
-    throw forbidden({ group: '', resource: 'pods' }, pod.metadata.name ?? '', `${key}: expected a list of tolerations`);
+    throw forbidden(
+      { group: '', resource: 'pods' },
+      pod.metadata.name ?? '',
+      `${key}: expected a list of tolerations`,
+    );
   }
   return parsed.data.map(canonical);
 }
 
-export function podTolerationRestriction(config: TolerationRestrictionConfig, deps: AdmissionPluginDeps): AdmissionPlugin {
+export function podTolerationRestriction(
+  config: TolerationRestrictionConfig,
+  deps: AdmissionPluginDeps,
+): AdmissionPlugin {
   const namespaceOf = namespaceReader(deps);
 
-  async function annotated(attrs: AdmissionAttributes, pod: Pod, key: string): Promise<Toleration[] | undefined> {
+  async function annotated(
+    attrs: AdmissionAttributes,
+    pod: Pod,
+    key: string,
+  ): Promise<Toleration[] | undefined> {
     return annotatedTolerations(pod, annotation(await namespaceOf(attrs.namespace), key), key);
   }
 

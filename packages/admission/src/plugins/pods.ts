@@ -8,13 +8,14 @@ import type { AdmissionAttributes } from '../attributes.js';
  * mutating plugin edits in place.
  */
 export function podOf(attrs: AdmissionAttributes): Pod | undefined {
-  if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource !== '') return undefined;
-  return attrs.object as Pod | undefined;
+  if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource !== '')
+    return undefined;
+  return attrs.object;
 }
 
 /** The old pod of an update to pods proper. */
 export function oldPodOf(attrs: AdmissionAttributes): Pod | undefined {
-  return podOf(attrs) && (attrs.oldObject as Pod | undefined);
+  return podOf(attrs) && attrs.oldObject;
 }
 
 /** One container with the path Go's VisitContainersWithPath gives it. */

@@ -20,7 +20,11 @@ const POD_FIELDS: readonly (readonly [string, string])[] = [
 const CONTAINER_FIELDS = POD_FIELDS.filter(([f]) => f === 'seLinuxOptions' || f === 'runAsUser');
 
 /** The refusal, if any, in the real plugin's order: pod first, then init containers, then containers. */
-function deniedField(spec: { securityContext?: unknown; initContainers?: Container[]; containers?: Container[] }): string | undefined {
+function deniedField(spec: {
+  securityContext?: unknown;
+  initContainers?: Container[];
+  containers?: Container[];
+}): string | undefined {
   const podContext = obj(spec.securityContext);
   const podField = POD_FIELDS.find(([f]) => podContext?.[f] != null);
   if (podField) return `pod.Spec.SecurityContext.${podField[1]}`;
@@ -39,6 +43,7 @@ export const securityContextDeny: AdmissionPlugin = {
     const pod = podOf(attrs);
     if (!pod) return;
     const field = deniedField(pod.spec ?? {});
-    if (field) throw forbidden({ group: '', resource: 'pods' }, pod.metadata.name ?? '', `${field} is forbidden`);
+    if (field)
+      throw forbidden({ group: '', resource: 'pods' }, pod.metadata.name ?? '', `${field} is forbidden`);
   },
 };

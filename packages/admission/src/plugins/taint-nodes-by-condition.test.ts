@@ -15,7 +15,9 @@ describe('TaintNodesByCondition', () => {
   });
 
   it('does not add it twice, and leaves updates and pods alone', async () => {
-    const tainted = node({ taints: [{ key: 'node.kubernetes.io/not-ready', value: 'x', effect: 'NoSchedule' }] });
+    const tainted = node({
+      taints: [{ key: 'node.kubernetes.io/not-ready', value: 'x', effect: 'NoSchedule' }],
+    });
     await chain.admit(writeOf('CREATE', 'nodes', tainted));
     expect(tainted.spec['taints']).toHaveLength(1);
     expect(chain.handles('UPDATE')).toBe(false);

@@ -14,8 +14,9 @@ export const taintNodesByCondition: AdmissionPlugin = {
   name: 'TaintNodesByCondition',
   handles: (op) => op === 'CREATE',
   admit(attrs) {
-    if (attrs.resource.group !== '' || attrs.resource.resource !== 'nodes' || attrs.subresource !== '') return;
-    const node = attrs.object as Node | undefined;
+    if (attrs.resource.group !== '' || attrs.resource.resource !== 'nodes' || attrs.subresource !== '')
+      return;
+    const node: Node | undefined = attrs.object;
     if (!node) return;
     const spec = (node.spec ??= {});
     const taints = spec.taints ?? [];

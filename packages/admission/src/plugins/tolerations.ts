@@ -44,7 +44,10 @@ export function mergeTolerations(first: readonly Toleration[], second: readonly 
 }
 
 /** Whether every toleration is covered by one of the whitelist's (an empty whitelist allows all). */
-export function verifyAgainstWhitelist(tolerations: readonly Toleration[], whitelist: readonly Toleration[]): boolean {
+export function verifyAgainstWhitelist(
+  tolerations: readonly Toleration[],
+  whitelist: readonly Toleration[],
+): boolean {
   if (whitelist.length === 0 || tolerations.length === 0) return true;
   return tolerations.every((t) => whitelist.some((w) => isSuperset(w, t)));
 }

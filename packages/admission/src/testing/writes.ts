@@ -29,10 +29,16 @@ export function writeOf(
 }
 
 /** A pod named `name` with one container, its spec extended by `spec`. */
-export function podOf(name: string, spec: Record<string, unknown> = {}): StoredObject & { spec: Record<string, unknown> } {
+export function podOf(
+  name: string,
+  spec: Record<string, unknown> = {},
+): StoredObject & { spec: Record<string, unknown> } {
   return {
     metadata: { name, namespace: 'ns' },
-    spec: { containers: [{ name: 'app', image: 'registry.example/app:1', imagePullPolicy: 'IfNotPresent' }], ...spec },
+    spec: {
+      containers: [{ name: 'app', image: 'registry.example/app:1', imagePullPolicy: 'IfNotPresent' }],
+      ...spec,
+    },
   };
 }
 
