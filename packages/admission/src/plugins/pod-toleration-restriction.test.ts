@@ -34,6 +34,7 @@ const namespaces = [
   ns('plain'),
   ns('open', { [DEFAULTS]: '', [WHITELIST]: '' }),
   ns('broken', { [DEFAULTS]: '[{"key": ' }),
+  ns('lenient', { [DEFAULTS]: JSON.stringify([{ ...gpu, note: 'ignored' }]), [WHITELIST]: '' }),
 ];
 const config = {
   apiVersion: 'podtolerationrestriction.admission.k8s.io/v1alpha1',
@@ -112,8 +113,9 @@ describe('PodTolerationRestriction', () => {
     ).toEqual([{ key: 'cluster', operator: 'Exists' }]);
   });
 
-  it('refuses a pod whose namespace annotation is not a list of tolerations', async () => {
+  it('refuses a pod whose namespace annotation is not a list of tolerations, ignoring unknown fields', async () => {
     expect((await write('broken', {})).refusal).toMatchObject({ code: 403, reason: 'Forbidden' });
+    expect(await write('lenient', {})).toEqual({ refusal: undefined, tolerations: [gpu] });
   });
 
   it('refuses a configuration that is not one, naming the file and field', () => {

@@ -90,7 +90,8 @@ function annotatedTolerations(pod: Pod, value: string | undefined, key: string):
       `${key}: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const parsed = z.array(tolerationSchema).safeParse(doc);
+  // Go's json.Unmarshal ignores fields it does not know; the file's schema is the strict one.
+  const parsed = z.array(tolerationSchema.strip()).safeParse(doc);
   if (!parsed.success) {
     throw forbidden(
       { group: '', resource: 'pods' },
