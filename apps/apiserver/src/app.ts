@@ -202,6 +202,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
           isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
           apiAudiences: config.authentication.apiAudiences,
           admissionPlugins: config.admission.plugins,
+          allowPrivileged: config.podPolicy.allowPrivileged,
           tokenRequests: issuer && {
             issuer,
             apiAudiences: config.authentication.apiAudiences,

@@ -88,6 +88,19 @@ export class Cluster {
       spec: {},
       status: { capacity: resources, allocatable: resources },
     });
+    await this.markReady(name);
+  }
+
+  /**
+   * What the node lifecycle controller does once a node reports Ready: it lifts the
+   * `node.kubernetes.io/not-ready:NoSchedule` taint TaintNodesByCondition gave the new node.
+   */
+  async markReady(name: string): Promise<void> {
+    const r = await this.api.request('PATCH', `/api/v1/nodes/${name}`, {
+      body: { spec: { taints: null } },
+      contentType: 'application/merge-patch+json',
+    });
+    if (r.status !== 200) throw new Error(`PATCH node ${name}: ${r.status} ${r.text}`);
   }
 
   async createPod(

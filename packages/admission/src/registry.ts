@@ -19,6 +19,17 @@ import { namespaceExists } from './plugins/namespace-exists.js';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.js';
 import { namespaceSource } from './plugins/namespace-lookup.js';
 
+import { alwaysPullImages } from './plugins/always-pull-images.js';
+import { defaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
+import { extendedResourceToleration } from './plugins/extended-resource-toleration.js';
+import { limitPodHardAntiAffinityTopology } from './plugins/limit-pod-hard-anti-affinity-topology.js';
+import { parsePodNodeSelectorConfig, podNodeSelector } from './plugins/pod-node-selector.js';
+import {
+  parseTolerationRestrictionConfig,
+  podTolerationRestriction,
+} from './plugins/pod-toleration-restriction.js';
+import { securityContextDeny } from './plugins/security-context-deny.js';
+import { taintNodesByCondition } from './plugins/taint-nodes-by-condition.js';
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
   get(namespace: string, name: string): T | undefined;
@@ -73,11 +84,14 @@ export interface AdmissionPluginDefinition {
 }
 
 /** A plugin that takes no configuration: one given to it is an error, never silently dropped. */
-function withoutConfig(name: string, factory: AdmissionPluginFactory): AdmissionPluginDefinition {
+function withoutConfig(
+  name: string,
+  factory: (deps: AdmissionPluginDeps, flags: AdmissionFlags) => AdmissionPlugin,
+): AdmissionPluginDefinition {
   return {
-    prepare(config) {
+    prepare(config, flags) {
       if (config) throw new ConfigFileError(`${config.source}: ${name} takes no configuration`);
-      return factory;
+      return (deps) => factory(deps, flags);
     },
   };
 }
@@ -132,6 +146,44 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     withoutConfig('NamespaceAutoProvision', (deps) =>
       namespaceAutoProvision(namespaceSource(deps), (name) => deps.createNamespace(name)),
     ),
+  ],
+  [
+    'DefaultTolerationSeconds',
+    withoutConfig('DefaultTolerationSeconds', (_deps, flags) =>
+      defaultTolerationSeconds({
+        notReady: flags.defaultNotReadyTolerationSeconds,
+        unreachable: flags.defaultUnreachableTolerationSeconds,
+      }),
+    ),
+  ],
+  ['TaintNodesByCondition', withoutConfig('TaintNodesByCondition', () => taintNodesByCondition)],
+  ['AlwaysPullImages', withoutConfig('AlwaysPullImages', () => alwaysPullImages)],
+  [
+    'PodNodeSelector',
+    {
+      prepare(config) {
+        const selectors = parsePodNodeSelectorConfig(config);
+        return (deps) => podNodeSelector(selectors, deps);
+      },
+    },
+  ],
+  [
+    'PodTolerationRestriction',
+    {
+      prepare(config) {
+        const tolerations = parseTolerationRestrictionConfig(config);
+        return (deps) => podTolerationRestriction(tolerations, deps);
+      },
+    },
+  ],
+  [
+    'ExtendedResourceToleration',
+    withoutConfig('ExtendedResourceToleration', () => extendedResourceToleration),
+  ],
+  ['SecurityContextDeny', withoutConfig('SecurityContextDeny', () => securityContextDeny)],
+  [
+    'LimitPodHardAntiAffinityTopology',
+    withoutConfig('LimitPodHardAntiAffinityTopology', () => limitPodHardAntiAffinityTopology),
   ],
 ]);
 

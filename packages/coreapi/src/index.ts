@@ -23,6 +23,7 @@ export type {
 
 export {
   podView,
+  podViewWith,
   podStatusView,
   preparePodForCreate,
   preparePodForUpdate,
@@ -39,7 +40,12 @@ export {
 } from './pod-defaults.js';
 export { podFieldLabels, convertPodFieldLabel, podFields, podSmpSchema } from './pod-fields.js';
 export { podTableColumns, podTableRow, podRowConditions } from './pod-table.js';
-export { validatePodCreate, validatePodSpec } from './pod-validation.js';
+export {
+  validatePodCreate,
+  validatePodSpec,
+  DEFAULT_POD_VALIDATION,
+  type PodValidationOptions,
+} from './pod-validation.js';
 export {
   validatePodUpdate,
   validatePodStatusUpdate,

@@ -19,7 +19,7 @@ import {
 } from '@keel/apimachinery';
 import { validateCoreMetaUpdate, sameJson } from '@keel/resource';
 import type { Container, Pod, PodSpec, Toleration } from './pod-types.js';
-import { validatePodSpec } from './pod-validation.js';
+import { DEFAULT_POD_VALIDATION, validatePodSpec, type PodValidationOptions } from './pod-validation.js';
 import { validateTolerations } from './scheduling-validation.js';
 
 const spec = FieldPath.of('spec');
@@ -85,10 +85,10 @@ function mungedSpec(next: PodSpec, prev: PodSpec): PodSpec {
 }
 
 /** ValidatePodUpdate (the strategy's ValidateUpdate). */
-export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
+export function validatePodUpdate(pod: Pod, old: Pod, opts: PodValidationOptions = DEFAULT_POD_VALIDATION): FieldError[] {
   const next = pod.spec ?? {};
   const prev = old.spec ?? {};
-  const errs = [...validateCoreMetaUpdate(pod.metadata, old.metadata), ...validatePodSpec(next)];
+  const errs = [...validateCoreMetaUpdate(pod.metadata, old.metadata), ...validatePodSpec(next, opts)];
   for (const [key, p] of [['containers', spec.child('containers')], ['initContainers', spec.child('initContainers')]] as const) {
     const [cerrs, stop] = containerUpdates(next[key], prev[key], p);
     errs.push(...cerrs);

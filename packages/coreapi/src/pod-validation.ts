@@ -25,6 +25,21 @@ import { validateAffinity, validateTolerations } from './scheduling-validation.j
 
 const spec = FieldPath.of('spec');
 
+/** Cluster policy pod validation enforces (kube's capabilities): --allow-privileged. */
+export interface PodValidationOptions {
+  readonly allowPrivileged: boolean;
+}
+
+/** The real server's defaults: privileged containers refused. */
+export const DEFAULT_POD_VALIDATION: PodValidationOptions = { allowPrivileged: false };
+
+/** ValidateSecurityContext's cluster-policy part: `privileged: true` only where the cluster allows it. */
+function validatePrivileged(c: Readonly<Record<string, unknown>>, p: FieldPath, opts: PodValidationOptions): FieldError[] {
+  const sc = c['securityContext'];
+  const privileged = typeof sc === 'object' && sc !== null && (sc as Record<string, unknown>)['privileged'] === true;
+  return privileged && !opts.allowPrivileged ? [forbiddenField(p.child('securityContext', 'privileged'), 'disallowed by cluster policy')] : [];
+}
+
 export function validateDNSLabel(value: string, p: FieldPath): FieldError[] {
   return isDNS1123Label(value).map((msg) => invalidValue(p, value, msg));
 }
@@ -92,7 +107,7 @@ function oneOf(value: string, p: FieldPath, allowed: string[]): FieldError[] {
 }
 
 /** validateContainerCommon. */
-function validateContainerCommon(c: Container, volumes: ReadonlySet<string>, p: FieldPath): FieldError[] {
+function validateContainerCommon(c: Container, volumes: ReadonlySet<string>, p: FieldPath, opts: PodValidationOptions): FieldError[] {
   const name = c.name ?? '';
   const errs = name === '' ? [required(p.child('name'))] : validateDNSLabel(name, p.child('name'));
   if (!c.image) errs.push(required(p.child('image')));
@@ -100,6 +115,7 @@ function validateContainerCommon(c: Container, volumes: ReadonlySet<string>, p: 
   errs.push(...validatePorts(c, p.child('ports')), ...validateMounts(c, volumes, p.child('volumeMounts')));
   errs.push(...oneOf(c.imagePullPolicy ?? '', p.child('imagePullPolicy'), ['Always', 'IfNotPresent', 'Never']));
   errs.push(...validateResourceRequirements(c.resources, p.child('resources')));
+  errs.push(...validatePrivileged(c, p, opts));
   return errs;
 }
 
@@ -117,13 +133,13 @@ function hostPortConflicts(containers: Container[], p: FieldPath, taken = new Se
   return errs;
 }
 
-function validateContainers(containers: Container[] | undefined, volumes: ReadonlySet<string>, p: FieldPath): FieldError[] {
+function validateContainers(containers: Container[] | undefined, volumes: ReadonlySet<string>, p: FieldPath, opts: PodValidationOptions): FieldError[] {
   if (!containers?.length) return [required(p)];
   const errs: FieldError[] = [];
   const names = new Set<string>();
   containers.forEach((c, i) => {
     const ip = p.index(i);
-    errs.push(...validateContainerCommon(c, volumes, ip));
+    errs.push(...validateContainerCommon(c, volumes, ip, opts));
     if (names.has(c.name ?? '')) errs.push(duplicate(ip.child('name'), c.name ?? ''));
     else names.add(c.name ?? '');
     if (c.restartPolicy !== undefined) errs.push(forbiddenField(ip.child('restartPolicy'), 'may not be set for non-init containers'));
@@ -131,12 +147,12 @@ function validateContainers(containers: Container[] | undefined, volumes: Readon
   return [...errs, ...hostPortConflicts(containers, p)];
 }
 
-function validateInitContainers(s: PodSpec, volumes: ReadonlySet<string>, p: FieldPath): FieldError[] {
+function validateInitContainers(s: PodSpec, volumes: ReadonlySet<string>, p: FieldPath, opts: PodValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set((s.containers ?? []).map((c) => c.name ?? ''));
   (s.initContainers ?? []).forEach((c, i) => {
     const ip = p.index(i);
-    errs.push(...validateContainerCommon(c, volumes, ip));
+    errs.push(...validateContainerCommon(c, volumes, ip, opts));
     if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push(notSupported(ip.child('restartPolicy'), c.restartPolicy, ['Always']));
     if (names.has(c.name ?? '')) errs.push(duplicate(ip.child('name'), c.name ?? ''));
     else if (c.name) names.add(c.name);
@@ -180,10 +196,14 @@ function validateHostNetwork(s: PodSpec): FieldError[] {
 }
 
 /** ValidatePodSpec. */
-export function validatePodSpec(s: PodSpec): FieldError[] {
+export function validatePodSpec(s: PodSpec, opts: PodValidationOptions = DEFAULT_POD_VALIDATION): FieldError[] {
   const [volumes, errs] = validateVolumes(s, spec.child('volumes'));
-  errs.push(...validateContainers(s.containers, volumes, spec.child('containers')));
-  errs.push(...validateInitContainers(s, volumes, spec.child('initContainers')));
+  errs.push(...validateContainers(s.containers, volumes, spec.child('containers'), opts));
+  errs.push(...validateInitContainers(s, volumes, spec.child('initContainers'), opts));
+  // Ephemeral containers are kept as sent; only the cluster's privilege policy applies to them here.
+  (s.ephemeralContainers ?? []).forEach((c, i) => {
+    if (typeof c === 'object' && c !== null && !Array.isArray(c)) errs.push(...validatePrivileged(c, spec.child('ephemeralContainers').index(i), opts));
+  });
   errs.push(...oneOf(s.restartPolicy ?? '', spec.child('restartPolicy'), ['Always', 'OnFailure', 'Never']));
   errs.push(...oneOf(s.dnsPolicy ?? '', spec.child('dnsPolicy'), ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
   errs.push(...validateLabels(s.nodeSelector, spec.child('nodeSelector')));
@@ -212,9 +232,9 @@ export function validatePodSpec(s: PodSpec): FieldError[] {
 }
 
 /** ValidatePodCreate (the strategy's Validate). */
-export function validatePodCreate(pod: Pod): FieldError[] {
+export function validatePodCreate(pod: Pod, opts: PodValidationOptions = DEFAULT_POD_VALIDATION): FieldError[] {
   const s = pod.spec ?? {};
-  const errs = [...validateCoreMeta(pod.metadata, true, nameIsDNSSubdomain), ...validatePodSpec(s)];
+  const errs = [...validateCoreMeta(pod.metadata, true, nameIsDNSSubdomain), ...validatePodSpec(s, opts)];
   if (s.ephemeralContainers?.length) errs.push(forbiddenField(spec.child('ephemeralContainers'), 'cannot be set on create'));
   if (s.nodeName && s.schedulingGates?.length) {
     errs.push(forbiddenField(spec.child('nodeName'), 'cannot be set until all schedulingGates have been cleared'));

@@ -19,7 +19,7 @@ import { convertPodFieldLabel, podFieldLabels, podFields, podSmpSchema } from '.
 import { podWireSpec } from './pod-schema.js';
 import { podTableColumns, podTableRow } from './pod-table.js';
 import type { Pod } from './pod-types.js';
-import { validatePodCreate } from './pod-validation.js';
+import { DEFAULT_POD_VALIDATION, validatePodCreate, type PodValidationOptions } from './pod-validation.js';
 import { validatePodStatusUpdate, validatePodUpdate } from './pod-update-validation.js';
 import { coreTarget } from './scheme.js';
 
@@ -61,6 +61,16 @@ export function preparePodStatusUpdate(pod: Pod, old: Pod): void {
   if (!pod.status?.qosClass && old.status?.qosClass) pod.status = { ...(pod.status ?? {}), qosClass: old.status.qosClass };
 }
 
+/** Pods as served under the cluster's pod policy (--allow-privileged). */
+export function podViewWith(policy: PodValidationOptions): CoreResourceView<Pod> & StatusHooks<Pod> {
+  return {
+    ...podView,
+    validateCreate: (pod) => beforeCreate(validatePodCreate(pod, policy), pod.metadata, true),
+    validateUpdate: (pod, old) => beforeUpdate(pod.metadata, old.metadata, true, validatePodUpdate(pod, old, policy)),
+  };
+}
+
+/** Pods under the real server's default policy (no privileged containers). */
 export const podView: CoreResourceView<Pod> & StatusHooks<Pod> = {
   group: '',
   version: 'v1',
@@ -82,8 +92,8 @@ export const podView: CoreResourceView<Pod> & StatusHooks<Pod> = {
   prepareForCreate: preparePodForCreate,
   prepareForUpdate: preparePodForUpdate,
   prepareStatusUpdate: preparePodStatusUpdate,
-  validateCreate: (pod) => beforeCreate(validatePodCreate(pod), pod.metadata, true),
-  validateUpdate: (pod, old) => beforeUpdate(pod.metadata, old.metadata, true, validatePodUpdate(pod, old)),
+  validateCreate: (pod) => beforeCreate(validatePodCreate(pod, DEFAULT_POD_VALIDATION), pod.metadata, true),
+  validateUpdate: (pod, old) => beforeUpdate(pod.metadata, old.metadata, true, validatePodUpdate(pod, old, DEFAULT_POD_VALIDATION)),
   validateStatusUpdate: (pod, old) => beforeUpdate(pod.metadata, old.metadata, true, validatePodStatusUpdate(pod, old)),
   fieldLabels: podFieldLabels,
   convertFieldLabel: convertPodFieldLabel,

@@ -15,6 +15,8 @@ import { installServiceAccounts, type TokenRequestSettings } from './serviceacco
 export interface ClusterResourceDeps extends ReviewDeps {
   /** The enabled admission plugins (Priority sets a new pod's priority). */
   readonly admissionPlugins: readonly string[];
+  /** --allow-privileged: whether pod validation admits privileged containers. */
+  readonly allowPrivileged: boolean;
   /** TokenRequest's settings; undefined without --service-account-signing-key-file. */
   readonly tokenRequests?: TokenRequestSettings | undefined;
   /** What RBAC's escalation checks read the rules a user holds from. */
@@ -37,7 +39,9 @@ export function installClusterResources(
     ...installConfigMaps(dispatcher, storage, defaults),
     ...installEndpoints(dispatcher, storage, defaults),
     ...installNodes(dispatcher, storage, defaults),
-    ...installPods(dispatcher, storage, defaults, deps.admissionPlugins),
+    ...installPods(dispatcher, storage, defaults, deps.admissionPlugins, {
+      allowPrivileged: deps.allowPrivileged,
+    }),
     ...installSecrets(dispatcher, storage, defaults),
     ...installServiceAccounts(dispatcher, storage, defaults, deps.tokenRequests),
     ...installReviews(dispatcher, defaults, deps),

@@ -3,9 +3,10 @@ import {
   admitPodPriority,
   applyBinding,
   podStatusView,
-  podView,
+  podViewWith,
   preparePodForCreate,
   type Pod,
+  type PodValidationOptions,
 } from '@keel/coreapi';
 import type { Storage } from '@keel/storage';
 import { scoped, type ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
@@ -65,13 +66,16 @@ const bindingsResource: ServedResource = {
  * Pods (core v1, namespaced) with pods/status and pods/binding, and the legacy bindings
  * collection. Decoding defaults the pod (schedulerName `default-scheduler`, ...); with the
  * Priority admission plugin on, a create gets its priority from the PriorityClass first.
+ * Validation applies the cluster's pod policy (--allow-privileged).
  */
 export function installPods(
   dispatcher: ResourceDispatcher,
   storage: Storage,
   defaults: ScopeDefaults,
   admissionPlugins: readonly string[],
+  policy: PodValidationOptions,
 ): ServedResource[] {
+  const podView = podViewWith(policy);
   const view: ResourceView<Pod> = admissionPlugins.includes('Priority')
     ? {
         ...podView,

@@ -70,3 +70,5 @@ export function chainOf(
     flags: { ...DEFAULT_FLAGS, ...opts.flags },
   }).build(deps);
 }
+
+export { podOf, refusalOf, writeOf } from './writes.js';
