@@ -124,7 +124,7 @@ describe('PodNodeSelector', () => {
     );
     const notString = configFile({ podNodeSelectorPluginConfig: { team: 3 } });
     expect(() => chainOf(['PodNodeSelector'], depsOf({}), { configFile: notString })).toThrow(
-      /podNodeSelectorPluginConfig\.team: expected string, got number 3/,
+      /podNodeSelectorPluginConfig\.team: expected a string, got number 3/,
     );
   });
 });
