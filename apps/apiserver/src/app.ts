@@ -166,7 +166,6 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
         ruleResolver: done.authz.ruleResolver,
         isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
         apiAudiences: config.authentication.apiAudiences,
-        admissionPlugins: config.admission.plugins,
         tokenRequests: issuer && {
           issuer,
           apiAudiences: config.authentication.apiAudiences,

@@ -6,6 +6,8 @@ import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
+import { priority } from './plugins/priority.js';
+import { serviceAccount } from './plugins/service-account.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -74,6 +76,24 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     ),
   ],
   ['AlwaysDeny', withoutConfig('AlwaysDeny', () => alwaysDeny)],
+  [
+    'ServiceAccount',
+    withoutConfig('ServiceAccount', (deps) =>
+      serviceAccount({
+        serviceAccounts: deps.objects('serviceaccounts'),
+        readServiceAccount: (namespace, name) => deps.read('serviceaccounts', namespace, name),
+      }),
+    ),
+  ],
+  [
+    'Priority',
+    withoutConfig('Priority', (deps) =>
+      priority({
+        classes: deps.objects('priorityclasses'),
+        readClass: (name) => deps.read('priorityclasses', '', name),
+      }),
+    ),
+  ],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */
@@ -86,7 +106,7 @@ export interface PreparedAdmission {
 /**
  * Reads --admission-control-config-file and prepares the enabled plugins, in the order given (the
  * admission options already sort them in the real server's order). Names without a definition
- * here are left out: they are implemented elsewhere (Priority in the pod registry) or not yet.
+ * here are left out: they are not implemented yet.
  * Throws ConfigFileError.
  */
 export function prepareAdmission(

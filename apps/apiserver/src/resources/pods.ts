@@ -1,18 +1,10 @@
 import { badRequest, notFound } from '@keel/apimachinery';
-import {
-  admitPodPriority,
-  applyBinding,
-  podStatusView,
-  podView,
-  preparePodForCreate,
-  type Pod,
-} from '@keel/coreapi';
+import { applyBinding, podStatusView, podView, type Pod } from '@keel/coreapi';
 import type { Storage } from '@keel/storage';
 import { scoped, type ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { bindingHandler, type BindPod } from '../endpoints/handlers/binding.js';
 import type { GenericStore } from '../registry/generic-store.js';
 import { interpretStorageError } from '../registry/interpret-storage-error.js';
-import type { ResourceView } from '../registry/resource-view.js';
 import type { ScopeDefaults } from '../server/server.js';
 import { installStored, statusSubresource } from './stored.js';
 
@@ -63,26 +55,16 @@ const bindingsResource: ServedResource = {
 
 /**
  * Pods (core v1, namespaced) with pods/status and pods/binding, and the legacy bindings
- * collection. Decoding defaults the pod (schedulerName `default-scheduler`, ...); with the
- * Priority admission plugin on, a create gets its priority from the PriorityClass first.
+ * collection. Decoding defaults the pod (schedulerName `default-scheduler`, ...); the admission
+ * chain (ServiceAccount, Priority) fills in the rest before validation.
  */
 export function installPods(
   dispatcher: ResourceDispatcher,
   storage: Storage,
   defaults: ScopeDefaults,
-  admissionPlugins: readonly string[],
 ): ServedResource[] {
-  const view: ResourceView<Pod> = admissionPlugins.includes('Priority')
-    ? {
-        ...podView,
-        prepareForCreate: (pod) => {
-          admitPodPriority(pod);
-          preparePodForCreate(pod);
-        },
-      }
-    : podView;
   const { store, scope, served } = installStored(dispatcher, storage, defaults, {
-    view,
+    view: podView,
     statusView: podStatusView,
     keyRoot: '/pods',
   });
