@@ -49,7 +49,10 @@ describe('ServiceAccount and Priority admission (memory store)', () => {
     const ns = await newNamespace(server);
     const sa = await eventually(() => found(saPath(ns, 'default')), 'the default ServiceAccount');
     expect(sa['metadata']).toMatchObject({ name: 'default', namespace: ns });
-    const cm = await eventually(() => found(`/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`), 'the root CA');
+    const cm = await eventually(
+      () => found(`/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`),
+      'the root CA',
+    );
     expect((cm['data'] as Json)['ca.crt']).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect(((cm['metadata'] as Json)['annotations'] as Json)['kubernetes.io/description']).toMatch(
       /^Contains a CA bundle that can be used to verify the kube-apiserver/,
@@ -86,7 +89,11 @@ describe('ServiceAccount and Priority admission (memory store)', () => {
         sources: [
           { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
           { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+          {
+            downwardAPI: {
+              items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+            },
+          },
         ],
         defaultMode: 420,
       },
@@ -112,7 +119,9 @@ describe('ServiceAccount and Priority admission (memory store)', () => {
 
   it('refuses a pod whose ServiceAccount does not exist', async () => {
     const ns = await newNamespace(server);
-    const r = await server.request('POST', podPath(ns), { body: podBody('lost', { serviceAccountName: 'ghost' }) });
+    const r = await server.request('POST', podPath(ns), {
+      body: podBody('lost', { serviceAccountName: 'ghost' }),
+    });
     expect(r.status).toBe(403);
     expect(r.json).toMatchObject({
       reason: 'Forbidden',
@@ -133,7 +142,8 @@ describe('ServiceAccount and Priority admission (memory store)', () => {
     expect(stored).toMatchObject({
       value: 2000000000,
       preemptionPolicy: 'PreemptLowerPriority',
-      description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+      description:
+        'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
     });
   });
 
@@ -144,13 +154,17 @@ describe('ServiceAccount and Priority admission (memory store)', () => {
     const pod = await create(server, podPath(ns), podBody('job', { priorityClassName: cls }));
     expect(pod['spec']).toMatchObject({ priorityClassName: cls, priority: 1000, preemptionPolicy: 'Never' });
 
-    const missing = await server.request('POST', podPath(ns), { body: podBody('nope', { priorityClassName: 'gold' }) });
+    const missing = await server.request('POST', podPath(ns), {
+      body: podBody('nope', { priorityClassName: 'gold' }),
+    });
     expect(missing.status).toBe(403);
     expect(missing.json).toMatchObject({
       reason: 'Forbidden',
       message: 'pods "nope" is forbidden: no PriorityClass with name gold was found',
     });
-    const stated = await server.request('POST', podPath(ns), { body: podBody('mine', { priorityClassName: cls, priority: 7 }) });
+    const stated = await server.request('POST', podPath(ns), {
+      body: podBody('mine', { priorityClassName: cls, priority: 7 }),
+    });
     expect(stated.status).toBe(403);
     expect((stated.json as Json)['message']).toBe(
       `pods "mine" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name`,

@@ -185,7 +185,9 @@ describe.each(stores)('service account tokens (%s store)', (_store, redisUrl) =>
     const podName = unique('pod');
     // The pod's own account must exist (ServiceAccount admission).
     await expectStatus(
-      server.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { body: { metadata: { name: 'someone-else' } } }),
+      server.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+        body: { metadata: { name: 'someone-else' } },
+      }),
       201,
     );
     const pod = await expectStatus(

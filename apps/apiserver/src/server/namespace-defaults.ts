@@ -182,7 +182,10 @@ export class NamespaceDefaultsController {
 
   private async create(key: string, obj: Obj & { metadata: Record<string, unknown> }): Promise<void> {
     try {
-      await this.storage.create(key, { ...obj, metadata: { ...obj.metadata, uid: newUid(), creationTimestamp: now() } });
+      await this.storage.create(key, {
+        ...obj,
+        metadata: { ...obj.metadata, uid: newUid(), creationTimestamp: now() },
+      });
     } catch (err) {
       if (!isStorageError(err, 'KeyExists')) throw err;
     }
@@ -194,6 +197,8 @@ function isPublished(cm: Obj, ca: string): boolean {
   const data = cm.data ?? {};
   const keys = Object.keys(data);
   return (
-    keys.length === 1 && data['ca.crt'] === ca && (cm.metadata?.annotations?.[DESCRIPTION_ANNOTATION] ?? '') !== ''
+    keys.length === 1 &&
+    data['ca.crt'] === ca &&
+    (cm.metadata?.annotations?.[DESCRIPTION_ANNOTATION] ?? '') !== ''
   );
 }

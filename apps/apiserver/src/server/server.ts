@@ -131,7 +131,7 @@ export async function runServer(
     // The --client-ca-file bundle (kubeadm's cluster CA), else the CA of the serving certificate.
     rootCA: () => parts.clientCA || (serverRef.current?.servingCertificate?.caPem ?? ''),
     onNamespaceDefaultsError: (err: unknown) =>
-      logger.error('Syncing a namespace\'s default ServiceAccount and root CA failed', { err }),
+      logger.error("Syncing a namespace's default ServiceAccount and root CA failed", { err }),
     ...(config.authorization.modes.includes('RBAC')
       ? {
           rbac: {

@@ -12,7 +12,11 @@ export function podSecretNames(spec: Json): string[] {
     if (name !== '') names.push(name);
   };
   for (const s of arr(spec['imagePullSecrets'])) add(s['name']);
-  const containers = [...arr(spec['initContainers']), ...arr(spec['containers']), ...arr(spec['ephemeralContainers'])];
+  const containers = [
+    ...arr(spec['initContainers']),
+    ...arr(spec['containers']),
+    ...arr(spec['ephemeralContainers']),
+  ];
   for (const c of containers) {
     for (const from of arr(c['envFrom'])) add(obj(from['secretRef'])?.['name']);
     for (const env of arr(c['env'])) add(obj(obj(env['valueFrom'])?.['secretKeyRef'])?.['name']);
@@ -53,7 +57,8 @@ export function unmountableSecret(sa: Json, spec: Json): string | undefined {
     }
     return undefined;
   };
-  const env = envRefs(arr(spec['initContainers']), 'init container') ?? envRefs(arr(spec['containers']), 'container');
+  const env =
+    envRefs(arr(spec['initContainers']), 'init container') ?? envRefs(arr(spec['containers']), 'container');
   if (env !== undefined) return env;
   const pullable = new Set(arr(sa['imagePullSecrets']).map((s) => str(s['name'])));
   const pulls = arr(spec['imagePullSecrets']);

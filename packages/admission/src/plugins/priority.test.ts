@@ -48,9 +48,11 @@ function chainWith(classes: StoredObject[], stored: StoredObject[] = []) {
   const deps = depsOf({ priorityclasses: classes });
   // The store may hold a class the watched copy has not seen yet.
   return chainOf(['Priority'], {
-    objects: deps.objects,
+    objects: (resource) => deps.objects(resource),
     read: (resource, ns, name) =>
-      Promise.resolve(resource === 'priorityclasses' ? stored.find((c) => c.metadata.name === name) : undefined),
+      Promise.resolve(
+        resource === 'priorityclasses' ? stored.find((c) => c.metadata.name === name) : undefined,
+      ),
   });
 }
 
@@ -91,21 +93,31 @@ describe('Priority: pods', () => {
       [pc('b', 9, { globalDefault: true }), pc('a', 7, { globalDefault: true })],
       { priorityClassName: 'a', priority: 7 },
     ],
-    ['the same priority as the class', { priorityClassName: 'system-cluster-critical', priority: 2000000000 }, SYSTEM, { priority: 2000000000 }],
+    [
+      'the same priority as the class',
+      { priorityClassName: 'system-cluster-critical', priority: 2000000000 },
+      SYSTEM,
+      { priority: 2000000000 },
+    ],
   ])('%s', async (_name, spec, classes, want) => {
     const a = podAttrs(spec);
     await chainWith(classes).admit(a);
-    expect((a.object as Json)['spec']).toMatchObject(want);
+    expect((a.object as unknown as Json)['spec']).toMatchObject(want);
   });
 
   it('finds a class the watched copy has not seen yet in the store', async () => {
     const a = podAttrs({ priorityClassName: 'fresh' });
     await chainWith(SYSTEM, [pc('fresh', 42)]).admit(a);
-    expect((a.object as Json)['spec']).toMatchObject({ priority: 42 });
+    expect((a.object as unknown as Json)['spec']).toMatchObject({ priority: 42 });
   });
 
   it.each<[string, Json, StoredObject[], string]>([
-    ['an unknown class', { priorityClassName: 'gold' }, SYSTEM, 'pods "p" is forbidden: no PriorityClass with name gold was found'],
+    [
+      'an unknown class',
+      { priorityClassName: 'gold' },
+      SYSTEM,
+      'pods "p" is forbidden: no PriorityClass with name gold was found',
+    ],
     [
       'a priority without a class',
       { priority: 5 },
@@ -130,13 +142,13 @@ describe('Priority: pods', () => {
     });
     // The class no longer exists: updates do not resolve it again.
     await chainWith([]).admit(a);
-    expect((a.object as Json)['spec']).toMatchObject({ priority: 3, preemptionPolicy: 'Never' });
+    expect((a.object as unknown as Json)['spec']).toMatchObject({ priority: 3, preemptionPolicy: 'Never' });
   });
 
   it('leaves subresources alone', async () => {
     const a = { ...podAttrs({ priorityClassName: 'gold' }), subresource: 'status' };
     await chainWith([]).admit(a);
-    expect((a.object as Json)['spec']).toEqual({ priorityClassName: 'gold' });
+    expect((a.object as unknown as Json)['spec']).toEqual({ priorityClassName: 'gold' });
   });
 });
 
@@ -147,7 +159,10 @@ describe('Priority: PriorityClasses', () => {
     const message =
       'priorityclasses.scheduling.k8s.io "high" is forbidden: PriorityClass low is already marked as default. Only one default can exist';
     const high = pc('high', 10, { globalDefault: true });
-    expect(await refusal(() => chainWith(existing).validate(classAttrs(high)))).toEqual({ code: 403, message });
+    expect(await refusal(() => chainWith(existing).validate(classAttrs(high)))).toEqual({
+      code: 403,
+      message,
+    });
     expect(await refusal(() => chainWith(existing).validate(classAttrs(high, 'UPDATE')))).toEqual({
       code: 403,
       message,

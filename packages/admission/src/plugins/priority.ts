@@ -11,7 +11,7 @@ import type { AdmissionAttributes } from '../attributes.js';
 import { admissionForbidden } from '../forbidden.js';
 import type { AdmissionPlugin } from '../plugin.js';
 import type { ObjectIndex } from '../registry.js';
-import { obj, str, type Json } from './json.js';
+import { obj, str } from './json.js';
 
 export interface PriorityDeps {
   /** The served PriorityClasses (a watched copy). */
@@ -55,7 +55,7 @@ function defaultClass(classes: ObjectIndex): StoredObject | undefined {
 async function admitPod(attrs: AdmissionAttributes, deps: PriorityDeps): Promise<void> {
   const pod = obj(attrs.object);
   if (!pod) throw badRequest('resource was marked with kind Pod but was unable to be converted');
-  const spec = (obj(pod['spec']) ?? (pod['spec'] = {})) as Json;
+  const spec = obj(pod['spec']) ?? (pod['spec'] = {});
   if (attrs.operation === 'UPDATE') {
     // Create set these; an update that leaves them out keeps them (validation refuses changes).
     const old = obj(obj(attrs.oldObject)?.['spec']) ?? {};
@@ -79,7 +79,7 @@ async function admitPod(attrs: AdmissionAttributes, deps: PriorityDeps): Promise
   if (given !== undefined && given !== null && given !== pc.value) {
     throw admissionForbidden(
       attrs,
-      `the integer value of priority (${String(given)}) must not be provided in pod spec; priority admission controller computed ${pc.value} from the given PriorityClass name`,
+      `the integer value of priority (${JSON.stringify(given)}) must not be provided in pod spec; priority admission controller computed ${pc.value} from the given PriorityClass name`,
     );
   }
   spec['priority'] = pc.value;
@@ -104,7 +104,10 @@ function validateClass(attrs: AdmissionAttributes, deps: PriorityDeps): void {
   const name = current.metadata?.name ?? '';
   // Re-saving the default itself is fine; a second one, created or marked, is not.
   if (attrs.operation === 'CREATE' || name !== str(obj(pc['metadata'])?.['name'])) {
-    throw admissionForbidden(attrs, `PriorityClass ${name} is already marked as default. Only one default can exist`);
+    throw admissionForbidden(
+      attrs,
+      `PriorityClass ${name} is already marked as default. Only one default can exist`,
+    );
   }
 }
 

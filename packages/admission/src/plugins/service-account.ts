@@ -43,7 +43,8 @@ async function lookUp(deps: ServiceAccountDeps, namespace: string, name: string)
   const delay = deps.retryDelayMs ?? 100 + Math.random() * 100;
   for (let i = 0; i < attempts; i++) {
     if (i > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    const stored = deps.serviceAccounts.get(namespace, name) ?? (await deps.readServiceAccount(namespace, name));
+    const stored =
+      deps.serviceAccounts.get(namespace, name) ?? (await deps.readServiceAccount(namespace, name));
     const found = obj(stored);
     if (found) return found;
   }
@@ -75,7 +76,8 @@ function enforcesMountableSecrets(sa: Json): boolean {
 function mirrorPodRefusal(attrs: AdmissionAttributes, spec: Json): StatusError | undefined {
   if (str(spec['serviceAccountName']) !== '')
     return admissionForbidden(attrs, 'a mirror pod may not reference service accounts');
-  if (podSecretNames(spec).length > 0) return admissionForbidden(attrs, 'a mirror pod may not reference secrets');
+  if (podSecretNames(spec).length > 0)
+    return admissionForbidden(attrs, 'a mirror pod may not reference secrets');
   const projections = arr(spec['volumes']).flatMap((v) => arr(obj(v['projected'])?.['sources']));
   if (projections.some((p) => p['serviceAccountToken'] !== undefined))
     return admissionForbidden(attrs, 'a mirror pod may not use ServiceAccountToken volume projections');
@@ -88,16 +90,21 @@ interface PodParts {
 }
 
 function podParts(attrs: AdmissionAttributes): PodParts | undefined {
-  if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource !== '') return undefined;
+  if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource !== '')
+    return undefined;
   const pod = obj(attrs.object);
   if (!pod) return undefined;
-  const spec = (obj(pod['spec']) ?? (pod['spec'] = {})) as Json;
+  const spec = obj(pod['spec']) ?? (pod['spec'] = {});
   const mirror = MIRROR_POD_ANNOTATION in strings(obj(pod['metadata'])?.['annotations']);
   return { spec, mirror };
 }
 
 /** The checks both phases make (kube's Validate; Admit ends with it too). */
-async function validatePod(attrs: AdmissionAttributes, deps: ServiceAccountDeps, parts: PodParts): Promise<void> {
+async function validatePod(
+  attrs: AdmissionAttributes,
+  deps: ServiceAccountDeps,
+  parts: PodParts,
+): Promise<void> {
   const { spec, mirror } = parts;
   if (mirror) {
     const refusal = mirrorPodRefusal(attrs, spec);
@@ -111,7 +118,11 @@ async function validatePod(attrs: AdmissionAttributes, deps: ServiceAccountDeps,
   }
 }
 
-async function admitPod(attrs: AdmissionAttributes, deps: ServiceAccountDeps, parts: PodParts): Promise<void> {
+async function admitPod(
+  attrs: AdmissionAttributes,
+  deps: ServiceAccountDeps,
+  parts: PodParts,
+): Promise<void> {
   const { spec, mirror } = parts;
   if (!mirror) {
     if (str(spec['serviceAccountName']) === '') {

@@ -49,5 +49,6 @@ export function mountTokenVolume(spec: Json, random?: (length: number) => string
       mounted = true;
     }
   }
-  if (!existing && mounted) spec['volumes'] = [...(Array.isArray(spec['volumes']) ? spec['volumes'] : []), tokenVolume(name)];
+  const current: unknown[] = Array.isArray(spec['volumes']) ? (spec['volumes'] as unknown[]) : [];
+  if (!existing && mounted) spec['volumes'] = [...current, tokenVolume(name)];
 }
