@@ -102,6 +102,16 @@ describe('ServiceAccount and Priority admission (memory store)', () => {
     for (const key of ['containers', 'initContainers']) {
       expect((spec[key] as Json[])[0]?.['volumeMounts']).toEqual([mount]);
     }
+    // The account is fixed once the pod exists: pod update validation refuses a change.
+    await create(server, saPath(ns), { metadata: { name: 'other' } });
+    const moved = await server.request('PATCH', podPath(ns, 'web'), {
+      body: { spec: { serviceAccountName: 'other' } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(moved.status).toBe(422);
+    expect((moved.json as Json)['message']).toMatch(
+      /^Pod "web" is invalid: spec: Forbidden: pod updates may not change fields/,
+    );
   });
 
   it('does not mount the token when the ServiceAccount opts out, and copies its pull secrets', async () => {
