@@ -201,7 +201,6 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
           ruleResolver: done.authz.ruleResolver,
           isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
           apiAudiences: config.authentication.apiAudiences,
-          admissionPlugins: config.admission.plugins,
           allowPrivileged: config.podPolicy.allowPrivileged,
           tokenRequests: issuer && {
             issuer,

@@ -8,6 +8,7 @@ import {
   nodePath,
   podBody,
   podPath,
+  newNamespace,
   unique,
   type Json,
 } from './support/core.js';
@@ -37,7 +38,7 @@ describe.each(stores)('pods/binding and bindings (%s store)', (_store, redisUrl)
     server.request('POST', podPath(ns, pod, 'binding'), { body });
 
   it('assigns the pod to the node and answers 201 with a Success Status', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     const pod = await create(server, podPath(ns), podBody('p1'));
     const uid = (pod['metadata'] as Json)['uid'] as string;
     const r = await bind(
@@ -63,7 +64,7 @@ describe.each(stores)('pods/binding and bindings (%s store)', (_store, redisUrl)
   });
 
   it('refuses a pod already assigned with the real 409', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('twice'));
     expect((await bind(ns, 'twice', bindingBody('twice', node))).status).toBe(201);
     const again = await bind(ns, 'twice', bindingBody('twice', 'elsewhere'));
@@ -77,7 +78,7 @@ describe.each(stores)('pods/binding and bindings (%s store)', (_store, redisUrl)
   });
 
   it('lets exactly one of many concurrent bindings win', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('race'));
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => bind(ns, 'race', bindingBody('race', `node-${i}`))),
@@ -87,7 +88,7 @@ describe.each(stores)('pods/binding and bindings (%s store)', (_store, redisUrl)
   });
 
   it('checks the Binding: URL name, uid precondition, target, missing pod, namespace', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('p'));
     const mismatch = await bind(ns, 'p', bindingBody('other', node));
     expect([mismatch.status, mismatch.json]).toEqual([
@@ -133,7 +134,7 @@ describe.each(stores)('pods/binding and bindings (%s store)', (_store, redisUrl)
   });
 
   it('does nothing on a dry run', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('dry'));
     const r = await server.request('POST', podPath(ns, 'dry', 'binding') + '?dryRun=All', {
       body: bindingBody('dry', node),
@@ -145,7 +146,7 @@ describe.each(stores)('pods/binding and bindings (%s store)', (_store, redisUrl)
   });
 
   it('serves the legacy bindings collection with the same rules', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('old'));
     const path = `/api/v1/namespaces/${ns}/bindings`;
     const r = await server.request('POST', path, { body: bindingBody('old', node) });
@@ -166,7 +167,7 @@ describe.each(stores)('pods/binding and bindings (%s store)', (_store, redisUrl)
   });
 
   it('takes only POST on pods/binding', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('verbs'));
     for (const method of ['GET', 'PUT', 'DELETE']) {
       expect((await server.request(method, podPath(ns, 'verbs', 'binding'), { body: {} })).status).toBe(405);
@@ -185,7 +186,7 @@ describe.each(stores)('binding a pod that is being deleted (%s store)', (_store,
   });
 
   it('refuses it with the real 409', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('leaving', {}, { finalizers: ['example.com/hold'] }));
     // The finalizer keeps the deleted pod, marked with its deletionTimestamp.
     const marked = await expectStatus(server.request('DELETE', podPath(ns, 'leaving')), 200);

@@ -33,6 +33,7 @@ describe.each(STORES)('kubectl reads nodes and pods (%s store)', (store) => {
   beforeAll(async () => {
     server = await startServer(store);
     cfg = clientConfig(server);
+    await create(server, '/api/v1/namespaces', { metadata: { name: ns } });
     await create(
       server,
       nodePath(),

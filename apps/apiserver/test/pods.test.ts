@@ -10,6 +10,7 @@ import {
   podBody,
   podPath,
   SMP,
+  newNamespace,
   unique,
   type Json,
 } from './support/core.js';
@@ -27,7 +28,7 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('defaults a new pod for the scheduler: schedulerName, priority, Pending', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     const pod = await create(server, podPath(ns), podBody('web'));
     expect(pod['spec']).toMatchObject({
       schedulerName: 'default-scheduler',
@@ -46,13 +47,13 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('keeps a schedulerName the pod names', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     const pod = await create(server, podPath(ns), podBody('custom', { schedulerName: 'my-scheduler' }));
     expect(pod['spec']).toMatchObject({ schedulerName: 'my-scheduler' });
   });
 
   it('takes the priority from a system PriorityClass and refuses an unknown one (Priority admission)', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     const critical = await create(
       server,
       podPath(ns),
@@ -70,7 +71,7 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('refuses an invalid pod with a 422', async () => {
-    const r = await server.request('POST', podPath(unique('ns')), {
+    const r = await server.request('POST', podPath(await newNamespace(server)), {
       body: podBody('bad', { containers: [] }),
     });
     expect(r.status).toBe(422);
@@ -78,7 +79,7 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('selects pods the way the scheduler lists them: spec.nodeName and status.phase!=', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     const node = unique('node');
     await create(server, nodePath(), nodeBody(node));
     await create(server, podPath(ns), podBody('waiting'));
@@ -133,7 +134,7 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('watches unassigned pods: binding one ends its match', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     const node = unique('node');
     await create(server, nodePath(), nodeBody(node));
     const listed = await expectStatus(
@@ -166,7 +167,7 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('merges status conditions by type with a strategic merge patch on pods/status', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('cond'));
     const first = { type: 'Initialized', status: 'True' };
     await expectStatus(
@@ -217,7 +218,7 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('ignores status on a pod write and spec on a status write', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     const pod = await create(server, podPath(ns), podBody('split', {}, { labels: { a: '1' } }));
     const withStatus = await expectStatus(
       server.request('PUT', podPath(ns, 'split'), { body: { ...pod, status: { phase: 'Running' } } }),
@@ -239,7 +240,7 @@ describe.each(stores)('pods (%s store)', (_store, redisUrl) => {
   });
 
   it('routes pods/status to get, update and patch only', async () => {
-    const ns = unique('ns');
+    const ns = await newNamespace(server);
     await create(server, podPath(ns), podBody('routes'));
     expect((await server.request('GET', podPath(ns, 'routes', 'status'))).json).toMatchObject({
       kind: 'Pod',

@@ -183,6 +183,13 @@ describe.each(stores)('service account tokens (%s store)', (_store, redisUrl) =>
       `TokenRequest.authentication.k8s.io "${name}" is invalid: metadata.name: Invalid value: "other": must match the service account name if specified`,
     );
     const podName = unique('pod');
+    // The pod's own account must exist (ServiceAccount admission).
+    await expectStatus(
+      server.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+        body: { metadata: { name: 'someone-else' } },
+      }),
+      201,
+    );
     const pod = await expectStatus(
       server.request('POST', podPath(ns), { body: podBody(podName, { serviceAccountName: 'someone-else' }) }),
       201,

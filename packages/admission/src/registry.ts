@@ -18,6 +18,8 @@ import { namespaceAutoProvision } from './plugins/namespace-autoprovision.js';
 import { namespaceExists } from './plugins/namespace-exists.js';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.js';
 import { namespaceSource } from './plugins/namespace-lookup.js';
+import { priority } from './plugins/priority.js';
+import { serviceAccount } from './plugins/service-account.js';
 
 import { alwaysPullImages } from './plugins/always-pull-images.js';
 import { defaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
@@ -185,6 +187,24 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     'LimitPodHardAntiAffinityTopology',
     withoutConfig('LimitPodHardAntiAffinityTopology', () => limitPodHardAntiAffinityTopology),
   ],
+  [
+    'ServiceAccount',
+    withoutConfig('ServiceAccount', (deps) =>
+      serviceAccount({
+        serviceAccounts: deps.objects('serviceaccounts'),
+        readServiceAccount: (namespace, name) => deps.read('serviceaccounts', namespace, name),
+      }),
+    ),
+  ],
+  [
+    'Priority',
+    withoutConfig('Priority', (deps) =>
+      priority({
+        classes: deps.objects('priorityclasses'),
+        readClass: (name) => deps.read('priorityclasses', '', name),
+      }),
+    ),
+  ],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */
@@ -197,7 +217,7 @@ export interface PreparedAdmission {
 /**
  * Reads --admission-control-config-file and prepares the enabled plugins, in the order given (the
  * admission options already sort them in the real server's order). Names without a definition
- * here are left out: they are implemented elsewhere (Priority in the pod registry) or not yet.
+ * here are left out: they are not implemented yet.
  * Throws ConfigFileError.
  */
 export function prepareAdmission(

@@ -32,9 +32,7 @@ export {
 export {
   defaultPod,
   computePodQOS,
-  admitPodPriority,
   mergeMatchLabelKeys,
-  systemPriorityClasses,
   defaultSchedulerName,
   defaultTerminationGracePeriodSeconds,
 } from './pod-defaults.js';
@@ -97,6 +95,15 @@ export {
   type EndpointPort,
 } from './endpoints.js';
 export { leaseView, type Lease, type LeaseSpec } from './lease.js';
+export {
+  priorityClassView,
+  systemPriorityClassList,
+  systemPriorityClassObject,
+  HIGHEST_USER_DEFINABLE_PRIORITY,
+  DEFAULT_PRIORITY_WITHOUT_DEFAULT_CLASS,
+  type PriorityClass,
+  type SystemPriorityClass,
+} from './priorityclass.js';
 export {
   rbacClusterRoleBindingView,
   rbacClusterRoleView,

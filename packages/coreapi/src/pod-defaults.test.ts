@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '@keel/apimachinery';
-import { admitPodPriority, computePodQOS } from './pod-defaults.js';
+import { computePodQOS } from './pod-defaults.js';
 import { podView } from './pod-view.js';
 import { createdPod, decodedPod } from './testing/pods.js';
 
@@ -27,9 +26,7 @@ describe('Pod defaults and create preparation', () => {
         dnsPolicy: 'ClusterFirst',
         securityContext: {},
         schedulerName: 'default-scheduler',
-        priority: 0,
         enableServiceLinks: true,
-        preemptionPolicy: 'PreemptLowerPriority',
       },
       status: { phase: 'Pending', qosClass: 'BestEffort' },
     });
@@ -107,30 +104,3 @@ describe('QoS class', () => {
   });
 });
 
-describe('Priority admission', () => {
-  it.each<[string, Record<string, unknown>, number]>([
-    ['no class', {}, 0],
-    ['system-node-critical', { priorityClassName: 'system-node-critical' }, 2000001000],
-    ['system-cluster-critical with the same priority', { priorityClassName: 'system-cluster-critical', priority: 2000000000 }, 2000000000],
-  ])('%s', (_name, spec, priority) => {
-    const pod = decodedPod({ metadata: { name: 'p' }, spec: { containers: [], ...spec } });
-    admitPodPriority(pod);
-    expect(pod.spec).toMatchObject({ priority, preemptionPolicy: 'PreemptLowerPriority' });
-  });
-
-  it.each<[string, Record<string, unknown>, string]>([
-    ['a priority without a class', { priority: 5 }, 'pods "p" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name'],
-    ['an unknown class', { priorityClassName: 'high' }, 'pods "p" is forbidden: no PriorityClass with name high was found'],
-  ])('refuses %s with a 403', (_name, spec, message) => {
-    const pod = decodedPod({ metadata: { name: 'p' }, spec: { containers: [], ...spec } });
-    let err: unknown;
-    try {
-      admitPodPriority(pod);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(StatusError);
-    expect((err as StatusError).code).toBe(403);
-    expect((err as StatusError).message).toBe(message);
-  });
-});

@@ -1,9 +1,8 @@
 /**
  * What the server fills in on a Pod: the core/v1 defaulting functions (run on every decode),
  * the v1 ↔ internal conversions that keep podIP/podIPs and serviceAccount/serviceAccountName
- * in step, the strategy's QoS class, and the Priority admission plugin's priority.
+ * in step, and the strategy's QoS class.
  */
-import { forbidden, type StatusError } from '@keel/apimachinery';
 import { compareQuantity, parseQuantity, type Quantity } from '@keel/resource';
 import type { Container, Pod, PodSpec, PodStatus, ResourceList, ResourceRequirements } from './pod-types.js';
 
@@ -114,33 +113,6 @@ export function computePodQOS(pod: Pod): 'BestEffort' | 'Burstable' | 'Guarantee
     }
   }
   return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
-}
-
-/** The built-in PriorityClasses; any other name would need a PriorityClass object. */
-export const systemPriorityClasses: Readonly<Record<string, number>> = {
-  'system-node-critical': 2000001000,
-  'system-cluster-critical': 2000000000,
-};
-
-/**
- * The Priority admission plugin on create: the priority (and preemption policy) come from the
- * PriorityClass, 0 and PreemptLowerPriority without one. Throws the plugin's 403.
- */
-export function admitPodPriority(pod: Pod): void {
-  const spec: PodSpec = (pod.spec ??= {});
-  const qr = { group: '', resource: 'pods' };
-  const name = pod.metadata.name ?? '';
-  const className = spec.priorityClassName ?? '';
-  const priority = className === '' ? 0 : systemPriorityClasses[className];
-  const fail = (msg: string): StatusError => forbidden(qr, name, msg);
-  if (priority === undefined) throw fail(`no PriorityClass with name ${className} was found`);
-  if (spec.priority !== undefined && spec.priority !== priority) {
-    throw fail(
-      `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`,
-    );
-  }
-  spec.priority = priority;
-  spec.preemptionPolicy ??= 'PreemptLowerPriority';
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type StatusHooks,
 } from '@keel/resource';
 import type { CoreResourceView } from './view.js';
-import { computePodQOS, defaultPod, mergeMatchLabelKeys, systemPriorityClasses } from './pod-defaults.js';
+import { computePodQOS, defaultPod, mergeMatchLabelKeys } from './pod-defaults.js';
 import { convertPodFieldLabel, podFieldLabels, podFields, podSmpSchema } from './pod-fields.js';
 import { podWireSpec } from './pod-schema.js';
 import { podTableColumns, podTableRow } from './pod-table.js';
@@ -25,7 +25,7 @@ import { coreTarget } from './scheme.js';
 
 const codec = wireCodec<Pod>(coreTarget('Pod'), podWireSpec, defaultPod);
 
-/** The strategy's PrepareForCreate (and the priority the Priority admission plugin would set). */
+/** The strategy's PrepareForCreate (the priority is the Priority admission plugin's). */
 export function preparePodForCreate(pod: Pod): void {
   const spec = (pod.spec ??= {});
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod) };
@@ -35,12 +35,6 @@ export function preparePodForCreate(pod: Pod): void {
     ];
   }
   mergeMatchLabelKeys(pod);
-  const className = spec.priorityClassName ?? '';
-  const priority = className === '' ? 0 : systemPriorityClasses[className];
-  if (spec.priority === undefined && priority !== undefined) {
-    spec.priority = priority;
-    spec.preemptionPolicy ??= 'PreemptLowerPriority';
-  }
   pod.metadata.generation = 1;
 }
 

@@ -71,6 +71,7 @@ const entries: [string, string[]][] = [
   ['authentication.k8s.io/v1alpha1', ['SelfSubjectReview']],
   ['authorization.k8s.io/v1', reviews.authz],
   ['authorization.k8s.io/v1beta1', reviews.authz],
+  ['scheduling.k8s.io/v1', withLists(['PriorityClass'])],
   ['rbac.authorization.k8s.io/v1', withLists(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'])],
 ];
 

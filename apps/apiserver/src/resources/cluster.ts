@@ -7,14 +7,13 @@ import { installEndpoints } from './endpoints.js';
 import { installLeases } from './leases.js';
 import { installNodes } from './nodes.js';
 import { installPods } from './pods.js';
+import { installPriorityClasses } from './priorityclasses.js';
 import { installRbacResources } from './rbac/index.js';
 import { installReviews, type ReviewDeps } from './reviews.js';
 import { installSecrets } from './secrets/index.js';
 import { installServiceAccounts, type TokenRequestSettings } from './serviceaccounts/index.js';
 
 export interface ClusterResourceDeps extends ReviewDeps {
-  /** The enabled admission plugins (Priority sets a new pod's priority). */
-  readonly admissionPlugins: readonly string[];
   /** --allow-privileged: whether pod validation admits privileged containers. */
   readonly allowPrivileged: boolean;
   /** TokenRequest's settings; undefined without --service-account-signing-key-file. */
@@ -26,8 +25,8 @@ export interface ClusterResourceDeps extends ReviewDeps {
 /**
  * What a scheduler (and its leader election and delegated authentication) needs beyond
  * namespaces and events: nodes, pods and their binding, configmaps, endpoints, leases and the
- * review APIs. Installed after events, so the groups keep the real server's order in /apis
- * (events, authentication, authorization, rbac, coordination).
+ * review APIs, and PriorityClasses. Installed after events, so the groups keep the real server's
+ * order in /apis (events, authentication, authorization, rbac, scheduling, coordination).
  */
 export function installClusterResources(
   dispatcher: ResourceDispatcher,
@@ -39,9 +38,7 @@ export function installClusterResources(
     ...installConfigMaps(dispatcher, storage, defaults),
     ...installEndpoints(dispatcher, storage, defaults),
     ...installNodes(dispatcher, storage, defaults),
-    ...installPods(dispatcher, storage, defaults, deps.admissionPlugins, {
-      allowPrivileged: deps.allowPrivileged,
-    }),
+    ...installPods(dispatcher, storage, defaults, { allowPrivileged: deps.allowPrivileged }),
     ...installSecrets(dispatcher, storage, defaults),
     ...installServiceAccounts(dispatcher, storage, defaults, deps.tokenRequests),
     ...installReviews(dispatcher, defaults, deps),
@@ -49,6 +46,7 @@ export function installClusterResources(
       authorizer: deps.authorizer,
       resolver: deps.rbacResolver,
     }),
+    ...installPriorityClasses(dispatcher, storage, defaults),
     ...installLeases(dispatcher, storage, defaults),
   ];
 }

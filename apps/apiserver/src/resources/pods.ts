@@ -1,19 +1,10 @@
 import { badRequest, notFound } from '@keel/apimachinery';
-import {
-  admitPodPriority,
-  applyBinding,
-  podStatusView,
-  podViewWith,
-  preparePodForCreate,
-  type Pod,
-  type PodValidationOptions,
-} from '@keel/coreapi';
+import { applyBinding, podStatusView, podViewWith, type Pod, type PodValidationOptions } from '@keel/coreapi';
 import type { Storage } from '@keel/storage';
 import { scoped, type ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { bindingHandler, type BindPod } from '../endpoints/handlers/binding.js';
 import type { GenericStore } from '../registry/generic-store.js';
 import { interpretStorageError } from '../registry/interpret-storage-error.js';
-import type { ResourceView } from '../registry/resource-view.js';
 import type { ScopeDefaults } from '../server/server.js';
 import { installStored, statusSubresource } from './stored.js';
 
@@ -64,27 +55,17 @@ const bindingsResource: ServedResource = {
 
 /**
  * Pods (core v1, namespaced) with pods/status and pods/binding, and the legacy bindings
- * collection. Decoding defaults the pod (schedulerName `default-scheduler`, ...); with the
- * Priority admission plugin on, a create gets its priority from the PriorityClass first.
+ * collection. Decoding defaults the pod (schedulerName `default-scheduler`, ...); the admission
+ * chain (ServiceAccount, Priority) fills in the rest before validation.
  * Validation applies the cluster's pod policy (--allow-privileged).
  */
 export function installPods(
   dispatcher: ResourceDispatcher,
   storage: Storage,
   defaults: ScopeDefaults,
-  admissionPlugins: readonly string[],
   policy: PodValidationOptions,
 ): ServedResource[] {
-  const podView = podViewWith(policy);
-  const view: ResourceView<Pod> = admissionPlugins.includes('Priority')
-    ? {
-        ...podView,
-        prepareForCreate: (pod) => {
-          admitPodPriority(pod);
-          preparePodForCreate(pod);
-        },
-      }
-    : podView;
+  const view = podViewWith(policy);
   const { store, scope, served } = installStored(dispatcher, storage, defaults, {
     view,
     statusView: podStatusView,

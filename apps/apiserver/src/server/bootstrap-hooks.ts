@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newUid } from '@keel/apimachinery';
+import { systemPriorityClassList, systemPriorityClassObject } from '@keel/coreapi';
 import type { BootSequenceChecks, HealthChecker, PostStartHook, PostStartHooks } from '@keel/health';
 import { isStorageError, type Storage } from '@keel/storage';
+import { NamespaceDefaultsController } from './namespace-defaults.js';
 import { registerRbacHooks, type RbacHookOptions } from './rbac-hooks.js';
 
 export interface BootstrapDeps {
@@ -20,6 +22,13 @@ export interface BootstrapDeps {
    */
   readonly checks: BootSequenceChecks;
   readonly autoregisterCompletion: HealthChecker;
+  /**
+   * The CA bundle every namespace's `kube-root-ca.crt` ConfigMap publishes ('' for none); read
+   * when a namespace is synced, so it may depend on the listener having started.
+   */
+  readonly rootCA: () => string;
+  /** Told about a failed sync of the namespace defaults (retried). */
+  readonly onNamespaceDefaultsError?: (err: unknown) => void;
   /** Set when RBAC is among --authorization-mode: the default policy and aggregation run only then. */
   readonly rbac?: RbacHookOptions;
 }
@@ -70,11 +79,6 @@ async function ensure(
 
 const SYSTEM_NAMESPACES = ['default', 'platform-system', 'platform-public', 'platform-node-lease'];
 
-const SYSTEM_PRIORITY_CLASSES: readonly [string, number][] = [
-  ['system-node-critical', 2000001000],
-  ['system-cluster-critical', 2000000000],
-];
-
 /**
  * The API server's start-up steps, each registered as `poststarthook/<name>` so /readyz stays red
  * until it has finished (docs/operations.md lists which step backs which name). Every step is
@@ -99,7 +103,8 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
   );
   hooks.add('start-apiextensions-controllers', () => Promise.resolve());
   hooks.add('crd-informer-synced', async () => void (await storage.list('/customresourcedefinitions')));
-  hooks.add('bootstrap-controller', async () => {
+  let namespaceDefaults: NamespaceDefaultsController | undefined;
+  hooks.add('bootstrap-controller', async (signal) => {
     for (const name of SYSTEM_NAMESPACES) {
       await ensure(storage, `/namespaces/${name}`, {
         apiVersion: 'v1',
@@ -109,17 +114,20 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
         status: { phase: 'Active' },
       });
     }
+    // The controller manager's serviceaccount and root-ca-cert-publisher controllers, which Keel
+    // runs here: the hook finishes once the namespaces stored now have their defaults.
+    namespaceDefaults ??= new NamespaceDefaultsController(storage, {
+      rootCA: deps.rootCA,
+      ...(deps.onNamespaceDefaultsError ? { onError: deps.onNamespaceDefaultsError } : {}),
+    });
+    await namespaceDefaults.start(signal);
   });
   if (deps.rbac) registerRbacHooks(hooks, storage, deps.rbac);
   hooks.add('scheduling/bootstrap-system-priority-classes', async () => {
-    for (const [name, value] of SYSTEM_PRIORITY_CLASSES) {
-      await ensure(storage, `/priorityclasses/${name}`, {
-        apiVersion: 'scheduling.k8s.io/v1',
-        kind: 'PriorityClass',
-        metadata: { name },
-        value,
-        globalDefault: false,
-      });
+    // Created when missing, never overwritten: as upstream, a changed system class stays changed.
+    for (const c of systemPriorityClassList) {
+      const { metadata, ...rest } = systemPriorityClassObject(c);
+      await ensure(storage, `/priorityclasses/${c.name}`, { ...rest, metadata: { ...metadata } });
     }
   });
   hooks.add('start-cluster-authentication-info-controller', async () => {

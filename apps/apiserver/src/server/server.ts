@@ -135,6 +135,10 @@ export async function runServer(
     groupVersions,
     authenticationInfo: parts.authenticationInfo,
     admissionPlugins: config.admission.plugins,
+    // The --client-ca-file bundle (kubeadm's cluster CA), else the CA of the serving certificate.
+    rootCA: () => parts.clientCA || (serverRef.current?.servingCertificate?.caPem ?? ''),
+    onNamespaceDefaultsError: (err: unknown) =>
+      logger.error("Syncing a namespace's default ServiceAccount and root CA failed", { err }),
     ...(config.authorization.modes.includes('RBAC')
       ? {
           rbac: {

@@ -67,3 +67,13 @@ export function create(server: TestApiServer, path: string, body: Json): Promise
 export function names(list: Json): string[] {
   return (list['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name);
 }
+
+/**
+ * Creates a namespace no other test uses and returns its name: a pod needs one (its `default`
+ * ServiceAccount, which the server creates in every namespace, must exist).
+ */
+export async function newNamespace(server: TestApiServer, prefix = 'ns'): Promise<string> {
+  const name = unique(prefix);
+  await create(server, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  return name;
+}
