@@ -22,12 +22,14 @@ import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { installNamespaces } from './resources/namespaces.js';
 import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
+import { admissionDeps } from './server/admission-deps.js';
 import { buildAuditor } from './server/audit.js';
 import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
 import { rbacSources } from './server/rbac-informers.js';
 import { ServerInformers } from './server/informers.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
+import { ResourceQuotaController } from './server/quota-controller.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -136,12 +138,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   done.rbacIndex.attach(rbacSources(informers));
   const rbacResolver = done.authz.rbac ?? new rbac.RBACAuthorizer(done.rbacIndex);
   if (done.nodeGraph) feedNodeGraphFromInformers(done.nodeGraph, informers);
-  const admission = done.admission.build({
-    objects: (resource) => informers.lookup(`/${resource}`),
-    read: (resource, namespace, name) =>
-      storage.get(namespace === '' ? `/${resource}/${name}` : `/${resource}/${namespace}/${name}`, {
-        ignoreNotFound: true,
-      }),
+  const admission = done.admission.build(admissionDeps(storage, informers));
+  const quotaController = new ResourceQuotaController(storage, {
+    informer: (keyRoot) => informers.informer(keyRoot),
+    onError: (err) => logger.error('Resource quota recalculation failed', { err }),
   });
   return runServer(config, logger, signal, {
     storage,
@@ -150,7 +150,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     auditor: done.auditor,
     clientCA: done.authn.clientCA ?? '',
     admission,
-    startInformers: (signal) => informers.start(signal),
+    startInformers: async (signal) => {
+      await informers.start(signal);
+      quotaController.start(signal);
+    },
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),
       config.authentication.requestHeader,

@@ -5,7 +5,10 @@ import { loadAdmissionConfiguration, type PluginConfig } from './configuration.j
 import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
+import { limitRanger } from './plugins/limit-ranger.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
+import { resourceQuota } from './plugins/resource-quota.js';
+import { parseQuotaConfig } from './plugins/resource-quota-config.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -30,6 +33,14 @@ export interface AdmissionPluginDeps {
    * namespace created a moment ago, not yet in `objects('namespaces')`). Cluster-scoped: namespace ''.
    */
   read(resource: string, namespace: string, name: string): Promise<StoredObject | undefined>;
+  /** Lists one namespace of a resource from the store itself (a copy that has none may lag). */
+  list(resource: string, namespace: string): Promise<StoredObject[]>;
+  /**
+   * Stores `obj`'s status in place of the stored object's if that still has
+   * `obj.metadata.resourceVersion` (compare-and-swap); rejects with a 409 Conflict StatusError
+   * when it changed, 404 when it is gone. Resolves the object as written.
+   */
+  replaceStatus(resource: string, obj: StoredObject): Promise<StoredObject>;
 }
 
 /** Plugin settings that come from flags rather than the admission configuration file. */
@@ -74,6 +85,30 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     ),
   ],
   ['AlwaysDeny', withoutConfig('AlwaysDeny', () => alwaysDeny)],
+  [
+    'LimitRanger',
+    withoutConfig('LimitRanger', (deps) =>
+      limitRanger({
+        limitRanges: deps.objects('limitranges'),
+        listLive: (namespace) => deps.list('limitranges', namespace),
+      }),
+    ),
+  ],
+  [
+    'ResourceQuota',
+    {
+      prepare(config) {
+        const parsed = parseQuotaConfig(config);
+        return (deps) =>
+          resourceQuota({
+            quotas: deps.objects('resourcequotas'),
+            listLive: (namespace) => deps.list('resourcequotas', namespace),
+            replaceStatus: (quota) => deps.replaceStatus('resourcequotas', quota),
+            config: parsed,
+          });
+      },
+    },
+  ],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */

@@ -14,6 +14,8 @@ const chain = chainOf(['NodeRestriction'], {
       ? { get: (ns, name) => pods.get(`${ns}/${name}`), list: () => [...pods.values()] }
       : { get: (_ns, name) => nodes.get(name), list: () => [...nodes.values()] },
   read: () => Promise.resolve(undefined),
+  list: () => Promise.resolve([]),
+  replaceStatus: () => Promise.reject(new Error('not used by NodeRestriction')),
 });
 
 const n1 = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'], extra: {} };
