@@ -163,7 +163,7 @@ export function validateLimitRange(lr: LimitRange): FieldError[] {
     if (seen.has(item.type)) errs.push(duplicate(p.child('type'), item.type));
     seen.add(item.type);
     const keys = new Set<string>();
-    const names = (field: keyof LimitRangeItem & string, m: ResourceList | undefined) => {
+    const names = (field: Exclude<keyof LimitRangeItem, 'type'>, m: ResourceList | undefined) => {
       for (const k of sorted(m)) {
         errs.push(...validateItemResourceName(item.type, k, p.child(field).key(k)));
         keys.add(k);

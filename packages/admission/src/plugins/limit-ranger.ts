@@ -47,13 +47,13 @@ export function limitRanger(deps: LimitRangerDeps): AdmissionPlugin {
   /** The namespace's ranges: the watched copy, else (briefly cached) the store's. */
   async function rangesOf(namespace: string): Promise<LimitRange[]> {
     const items = deps.limitRanges.list(namespace);
-    if (items.length > 0) return items as unknown as LimitRange[];
+    if (items.length > 0) return items;
     let entry = live.get(namespace);
     if (!entry || entry.expiry < now()) {
       entry = { expiry: now() + LIVE_TTL_MS, items: await deps.listLive(namespace) };
       live.set(namespace, entry);
     }
-    return entry.items as unknown as LimitRange[];
+    return entry.items;
   }
 
   const applies = (attrs: AdmissionAttributes): boolean =>

@@ -19,6 +19,11 @@ function quota(name: string, hard: Json, used: Json | undefined, spec: Json = {}
   });
 }
 
+function nameOf(object: Json): string {
+  const meta = object['metadata'] as { name?: string } | undefined;
+  return meta?.name ?? 'x';
+}
+
 function create(resource: string, kind: string, object: Json, over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
   const group = resource === 'leases' ? 'coordination.k8s.io' : '';
   return {
@@ -27,7 +32,7 @@ function create(resource: string, kind: string, object: Json, over: Partial<Admi
     subresource: '',
     kind: { group, version: 'v1', kind },
     namespace: 'ns',
-    name: String((object['metadata'] as Json | undefined)?.['name'] ?? 'x'),
+    name: nameOf(object),
     object: stored({ metadata: { name: 'x', namespace: 'ns' }, ...object }),
     oldObject: undefined,
     user: admin,
@@ -150,10 +155,10 @@ describe('ResourceQuota', () => {
 
   it('stays exact across two servers on one store: a stale charge conflicts and is decided again', async () => {
     const store = { resourcequotas: [quota('q', { pods: '5' }, { pods: '0' })] };
-    const servers = [chainOf(['ResourceQuota'], depsOf(store)), chainOf(['ResourceQuota'], depsOf(store))];
+    const servers = [chainOf(['ResourceQuota'], depsOf(store)), chainOf(['ResourceQuota'], depsOf(store))] as const;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        (servers[i % 2] ?? servers[0])?.validate(pod([app()])).then(
+        (i % 2 === 0 ? servers[0] : servers[1]).validate(pod([app()])).then(
           () => 'ok',
           (err: StatusError) => err.status.message ?? '',
         ),

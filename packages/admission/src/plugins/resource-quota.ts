@@ -106,7 +106,7 @@ export function resourceQuota(deps: ResourceQuotaDeps): AdmissionPlugin {
       for (const { quota, used } of charges) {
         try {
           const stored = await deps.replaceStatus({ ...quota, status: { ...quota.status, used } } as unknown as StoredObject);
-          written.set(keyOf(quota), stored as unknown as QuotaLike);
+          written.set(keyOf(quota), stored);
         } catch (err) {
           if (!(err instanceof StatusError) || err.code !== 409) throw err;
           failed.add(quota.metadata.name ?? '');

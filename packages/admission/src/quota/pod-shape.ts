@@ -29,7 +29,7 @@ interface AffinityTerm {
 }
 
 /** The object as a pod: the registry has decoded and defaulted it against the pod schema. */
-export const asPod = (o: AdmittedObject): PodLike => o as unknown as PodLike;
+export const asPod = (o: AdmittedObject): PodLike => o;
 
 export const containersOf = (pod: PodLike): ContainerLike[] => pod.spec?.containers ?? [];
 export const initContainersOf = (pod: PodLike): ContainerLike[] => pod.spec?.initContainers ?? [];
