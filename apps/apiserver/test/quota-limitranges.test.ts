@@ -10,19 +10,26 @@ import { kubectl, kubectlOk } from './support/clients/kubectl.js';
 import { create, expectStatus, podBody, podPath, unique, type Json } from './support/core.js';
 import { eventually } from './support/http.js';
 
-const quotaPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/resourcequotas${name ? `/${name}` : ''}`;
+const quotaPath = (ns: string, name = '') =>
+  `/api/v1/namespaces/${ns}/resourcequotas${name ? `/${name}` : ''}`;
 
 function namespaceBody(name: string): Json {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
 }
 
 /** The quota's status.used once the controller has recorded `want` for `resource`. */
-async function usedOnce(server: TestApiServer, ns: string, name: string, resource: string, want: string): Promise<Json> {
+async function usedOnce(
+  server: TestApiServer,
+  ns: string,
+  name: string,
+  resource: string,
+  want: string,
+): Promise<Json> {
   const r = await eventually(
     () => server.request('GET', quotaPath(ns, name)),
     (x) => ((x.json as { status?: { used?: Json } }).status?.used ?? {})[resource] === want,
   );
-  return ((r.json as { status?: { used?: Json } }).status?.used ?? {});
+  return (r.json as { status?: { used?: Json } }).status?.used ?? {};
 }
 
 describe('limit ranges and resource quotas', () => {
@@ -41,9 +48,20 @@ describe('limit ranges and resource quotas', () => {
   it('lists both in discovery with their short names', async () => {
     const v1 = await expectStatus(server.request('GET', '/api/v1'), 200);
     const byName = new Map((v1['resources'] as Json[]).map((r) => [r['name'], r]));
-    expect(byName.get('limitranges')).toMatchObject({ kind: 'LimitRange', namespaced: true, shortNames: ['limits'] });
-    expect(byName.get('resourcequotas')).toMatchObject({ kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'] });
-    expect(byName.get('resourcequotas/status')).toMatchObject({ kind: 'ResourceQuota', verbs: ['get', 'patch', 'update'] });
+    expect(byName.get('limitranges')).toMatchObject({
+      kind: 'LimitRange',
+      namespaced: true,
+      shortNames: ['limits'],
+    });
+    expect(byName.get('resourcequotas')).toMatchObject({
+      kind: 'ResourceQuota',
+      namespaced: true,
+      shortNames: ['quota'],
+    });
+    expect(byName.get('resourcequotas/status')).toMatchObject({
+      kind: 'ResourceQuota',
+      verbs: ['get', 'patch', 'update'],
+    });
   });
 
   it('kubectl creates a quota and a limit range and prints them; pods get defaults, limits and quota', async () => {
@@ -84,7 +102,8 @@ spec:
       requests: { cpu: '100m' },
     });
     expect((first['metadata'] as Json)['annotations']).toEqual({
-      'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu request for container app; cpu limit for container app',
+      'kubernetes.io/limit-ranger':
+        'LimitRanger plugin set: cpu request for container app; cpu limit for container app',
     });
 
     // Over the range's max: the real 403, as kubectl prints it.
@@ -118,7 +137,12 @@ spec:
 
   it('refuses a bad quota and limit range with the real 422', async () => {
     const badQuota = await server.request('POST', quotaPath('default'), {
-      body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'bad' }, spec: { hard: { pods: '1500m' } } },
+      body: {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'bad' },
+        spec: { hard: { pods: '1500m' } },
+      },
     });
     expect(badQuota.status).toBe(422);
     expect((badQuota.json as Json)['message']).toBe(
@@ -133,7 +157,9 @@ spec:
       },
     });
     expect(badRange.status).toBe(422);
-    expect((badRange.json as Json)['message']).toContain('spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1');
+    expect((badRange.json as Json)['message']).toContain(
+      'spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1',
+    );
   });
 
   it('counts configmaps by their object count name', async () => {

@@ -7,7 +7,8 @@ import { TestApiServer } from '@keel/testing';
 import { create, expectStatus, podBody, podPath, unique, type Json } from './support/core.js';
 import { eventually } from './support/http.js';
 
-const quotaPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/resourcequotas${name ? `/${name}` : ''}`;
+const quotaPath = (ns: string, name = '') =>
+  `/api/v1/namespaces/${ns}/resourcequotas${name ? `/${name}` : ''}`;
 
 /** The quota's status.used once the controller (or a charge) has recorded `want` pods. */
 async function usedPods(server: TestApiServer, ns: string, name: string, want: string): Promise<Json> {
@@ -52,7 +53,9 @@ describe('resource quota across two API servers on one Redis', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 403)).toHaveLength(15);
     for (const r of results.filter((x) => x.status === 403))
-      expect((r.json as Json)['message']).toMatch(/exceeded quota: five, requested: pods=1, used: pods=5, limited: pods=5$/);
+      expect((r.json as Json)['message']).toMatch(
+        /exceeded quota: five, requested: pods=1, used: pods=5, limited: pods=5$/,
+      );
     const pods = await expectStatus(a.request('GET', podPath(ns)), 200);
     expect(pods['items']).toHaveLength(5);
     expect(await usedPods(b, ns, 'five', '5')).toEqual({ pods: '5' });

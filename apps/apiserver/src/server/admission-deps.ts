@@ -19,7 +19,8 @@ export function admissionDeps(storage: Storage, informers: ServerInformers): Adm
     objects: (resource) => informers.lookup(`/${resource}`),
     read: (resource, namespace, name) =>
       storage.get<StoredObject>(keyOf(resource, namespace, name), { ignoreNotFound: true }),
-    list: async (resource, namespace) => (await storage.list<StoredObject>(`/${resource}/${namespace}`)).items,
+    list: async (resource, namespace) =>
+      (await storage.list<StoredObject>(`/${resource}/${namespace}`)).items,
     async replaceStatus(resource, obj) {
       const namespace = obj.metadata.namespace ?? '';
       const name = obj.metadata.name ?? '';

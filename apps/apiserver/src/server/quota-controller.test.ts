@@ -43,25 +43,47 @@ describe('ResourceQuotaController', () => {
     await storage.create('/pods/other/c', { ...pod('c', '1'), metadata: { name: 'c', namespace: 'other' } });
     await storage.create('/configmaps/ns/cm', { metadata: { name: 'cm', namespace: 'ns' } });
     const hard = { pods: '10', 'requests.cpu': '2', 'count/pods': '10', configmaps: '5' };
-    await storage.create('/resourcequotas/ns/q', { metadata: { name: 'q', namespace: 'ns' }, spec: { hard } });
+    await storage.create('/resourcequotas/ns/q', {
+      metadata: { name: 'q', namespace: 'ns' },
+      spec: { hard },
+    });
     const ac = await start(storage);
-    const filled = await until(() => statusOf(storage), (s) => s?.['used'] !== undefined);
+    const filled = await until(
+      () => statusOf(storage),
+      (s) => s?.['used'] !== undefined,
+    );
     expect(filled).toEqual({
       hard,
       used: { pods: '2', 'requests.cpu': '350m', 'count/pods': '3', configmaps: '1' },
     });
 
     await storage.delete('/pods/ns/a');
-    const released = await until(() => statusOf(storage), (s) => (s?.['used'] as Json)['pods'] === '1');
-    expect(released?.['used']).toEqual({ pods: '1', 'requests.cpu': '250m', 'count/pods': '2', configmaps: '1' });
+    const released = await until(
+      () => statusOf(storage),
+      (s) => (s?.['used'] as Json)['pods'] === '1',
+    );
+    expect(released?.['used']).toEqual({
+      pods: '1',
+      'requests.cpu': '250m',
+      'count/pods': '2',
+      configmaps: '1',
+    });
 
     // A spec change is followed; a quota whose status already matches is not written again.
-    await storage.guaranteedUpdate<{ spec: Json }>('/resourcequotas/ns/q', (q) => ({ ...(q as { spec: Json }), spec: { hard: { pods: '3' } } }));
-    const changed = await until(() => statusOf(storage), (s) => (s?.['hard'] as Json)['pods'] === '3');
+    await storage.guaranteedUpdate<{ spec: Json }>('/resourcequotas/ns/q', (q) => ({
+      ...(q as { spec: Json }),
+      spec: { hard: { pods: '3' } },
+    }));
+    const changed = await until(
+      () => statusOf(storage),
+      (s) => (s?.['hard'] as Json)['pods'] === '3',
+    );
     expect(changed).toEqual({ hard: { pods: '3' }, used: { pods: '1' } });
-    const before = (await storage.get<{ metadata: { resourceVersion: string } }>('/resourcequotas/ns/q')).metadata.resourceVersion;
+    const before = (await storage.get<{ metadata: { resourceVersion: string } }>('/resourcequotas/ns/q'))
+      .metadata.resourceVersion;
     await new Promise((r) => setTimeout(r, 200));
-    const after = (await storage.get<{ metadata: { resourceVersion: string } }>('/resourcequotas/ns/q')).metadata.resourceVersion;
+    const after = (await storage.get<{ metadata: { resourceVersion: string } }>('/resourcequotas/ns/q'))
+      .metadata.resourceVersion;
     expect(after).toBe(before);
     ac.abort();
     await storage.close();
@@ -69,14 +91,20 @@ describe('ResourceQuotaController', () => {
 
   it('counts only the pods a scoped quota takes', async () => {
     const storage = createMemoryStorage();
-    await storage.create('/pods/ns/best', { metadata: { name: 'best', namespace: 'ns' }, spec: { containers: [{ name: 'app' }] } });
+    await storage.create('/pods/ns/best', {
+      metadata: { name: 'best', namespace: 'ns' },
+      spec: { containers: [{ name: 'app' }] },
+    });
     await storage.create('/pods/ns/burst', pod('burst', '100m'));
     await storage.create('/resourcequotas/ns/q', {
       metadata: { name: 'q', namespace: 'ns' },
       spec: { hard: { pods: '5' }, scopes: ['BestEffort'] },
     });
     const ac = await start(storage);
-    const s = await until(() => statusOf(storage), (x) => x?.['used'] !== undefined);
+    const s = await until(
+      () => statusOf(storage),
+      (x) => x?.['used'] !== undefined,
+    );
     expect(s?.['used']).toEqual({ pods: '1' });
     ac.abort();
     await storage.close();

@@ -76,7 +76,8 @@ export class ResourceQuotaController {
         const ns = obj.metadata?.namespace ?? '';
         if (ns === '') return;
         if (gr.resource === 'resourcequotas') {
-          if (change.type !== 'DELETED' && !statusFollowsSpec(change.object as QuotaLike)) this.queue(ns, signal);
+          if (change.type !== 'DELETED' && !statusFollowsSpec(change.object as QuotaLike))
+            this.queue(ns, signal);
         } else if (change.type === 'DELETED' || (gr.resource === 'pods' && releasesUsage(obj))) {
           this.queue(ns, signal);
         }

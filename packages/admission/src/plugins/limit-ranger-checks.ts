@@ -16,7 +16,8 @@ const zero: Quantity = { nanos: 0n, format: 'DecimalSI' };
 /** requestLimitEnforcedValues: the three at one precision. */
 function enforcedValues(req: Quantity, lim: Quantity, enforced: Quantity): [bigint, bigint, bigint] {
   const whole = [req, lim, enforced].map(quantityValue) as [bigint, bigint, bigint];
-  if (whole.every((v) => v <= maxMilliValue)) return [req, lim, enforced].map(quantityMilliValue) as [bigint, bigint, bigint];
+  if (whole.every((v) => v <= maxMilliValue))
+    return [req, lim, enforced].map(quantityMilliValue) as [bigint, bigint, bigint];
   return whole;
 }
 
@@ -31,7 +32,11 @@ interface Observed {
 function values(o: Observed): { req?: string; lim?: string; r: bigint; l: bigint; e: bigint } {
   const req = has(o.requests, o.name) ? o.requests[o.name] : undefined;
   const lim = has(o.limits, o.name) ? o.limits[o.name] : undefined;
-  const [r, l, e] = enforcedValues(req ? parseQuantity(req) : zero, lim ? parseQuantity(lim) : zero, parseQuantity(o.enforced));
+  const [r, l, e] = enforcedValues(
+    req ? parseQuantity(req) : zero,
+    lim ? parseQuantity(lim) : zero,
+    parseQuantity(o.enforced),
+  );
   return { ...(req !== undefined ? { req } : {}), ...(lim !== undefined ? { lim } : {}), r, l, e };
 }
 
@@ -61,7 +66,9 @@ function ratioConstraint(o: Observed): string | undefined {
   const observed = Number(l) / Number(r);
   const enforced = parseQuantity(o.enforced);
   const milli = quantityValue(enforced) <= maxMilliValue;
-  const [ratio, max] = milli ? [observed * 1000, Number(quantityMilliValue(enforced))] : [observed, Number(quantityValue(enforced))];
+  const [ratio, max] = milli
+    ? [observed * 1000, Number(quantityMilliValue(enforced))]
+    : [observed, Number(quantityValue(enforced))];
   return ratio > max ? `${head}, but provided ratio is ${observed.toFixed(6)}` : undefined;
 }
 

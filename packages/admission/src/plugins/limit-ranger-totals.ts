@@ -5,7 +5,10 @@
 import { containersOf, initContainersOf, type PodLike } from '../quota/pod-shape.js';
 import { addLists, maxLists, type ResourceList } from '../quota/resource-lists.js';
 
-function total(pod: PodLike, pick: (r: { limits?: ResourceList; requests?: ResourceList }) => ResourceList | undefined): ResourceList {
+function total(
+  pod: PodLike,
+  pick: (r: { limits?: ResourceList; requests?: ResourceList }) => ResourceList | undefined,
+): ResourceList {
   let sum: ResourceList = {};
   for (const c of containersOf(pod)) sum = addLists(sum, pick(c.resources ?? {}) ?? {});
   for (const c of initContainersOf(pod)) sum = maxLists(sum, pick(c.resources ?? {}) ?? {});

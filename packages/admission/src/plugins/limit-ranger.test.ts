@@ -45,7 +45,11 @@ const spec = (a: AdmissionAttributes) => (a.object as unknown as { spec: { conta
 
 describe('LimitRanger', () => {
   const defaults = limitRange('defaults', [
-    { type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } },
+    {
+      type: 'Container',
+      default: { cpu: '500m', memory: '256Mi' },
+      defaultRequest: { cpu: '100m', memory: '128Mi' },
+    },
   ]);
 
   it('fills in a container default limits and requests and says so in an annotation', async () => {
@@ -95,7 +99,8 @@ describe('LimitRanger', () => {
 
   it('enforces the limit to request ratio', async () => {
     const ratio = limitRange('ratio', [{ type: 'Container', maxLimitRequestRatio: { cpu: '2' } }]);
-    const pod = (req: string, lim: string) => podCreate([container('app', { requests: { cpu: req }, limits: { cpu: lim } })]);
+    const pod = (req: string, lim: string) =>
+      podCreate([container('app', { requests: { cpu: req }, limits: { cpu: lim } })]);
     expect(await run([ratio], pod('100m', '200m'))).toBeUndefined();
     expect(await run([ratio], pod('100m', '300m'))).toBe(
       '403 pods "p" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 3.000000',
@@ -108,12 +113,20 @@ describe('LimitRanger', () => {
       container('a', { requests: { cpu: '600m' }, limits: { cpu: '600m' } }),
       container('b', { requests: { cpu: '600m' }, limits: { cpu: '600m' } }),
     ]);
-    expect(await run([podMax], pod)).toBe('403 pods "p" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m');
+    expect(await run([podMax], pod)).toBe(
+      '403 pods "p" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m',
+    );
   });
 
   it('checks defaults before the bounds, so a default within them passes', async () => {
     const both = limitRange('both', [
-      { type: 'Container', min: { cpu: '100m' }, max: { cpu: '1' }, default: { cpu: '500m' }, defaultRequest: { cpu: '200m' } },
+      {
+        type: 'Container',
+        min: { cpu: '100m' },
+        max: { cpu: '1' },
+        default: { cpu: '500m' },
+        defaultRequest: { cpu: '200m' },
+      },
     ]);
     expect(await run([both], podCreate([container('app')]))).toBeUndefined();
   });

@@ -10,7 +10,13 @@ import type { AdmissionAttributes } from '../attributes.js';
 import { admissionForbidden } from '../forbidden.js';
 import type { AdmissionPlugin } from '../plugin.js';
 import type { ObjectIndex } from '../registry.js';
-import { asPod, containersOf, initContainersOf, type ContainerLike, type PodLike } from '../quota/pod-shape.js';
+import {
+  asPod,
+  containersOf,
+  initContainersOf,
+  type ContainerLike,
+  type PodLike,
+} from '../quota/pod-shape.js';
 import { has, namesOf, type ResourceList } from '../quota/resource-lists.js';
 import { limitRangeErrors } from './limit-ranger-checks.js';
 
@@ -102,11 +108,19 @@ function applyDefaults(pod: PodLike, items: LimitRangeItem[]): void {
     ...initContainersOf(pod).flatMap((c) => mergeContainer(c, limits, requests, 'init container')),
   ];
   if (notes.length > 0) {
-    pod.metadata.annotations = { ...pod.metadata.annotations, [limitRangerAnnotation]: `LimitRanger plugin set: ${notes.join('; ')}` };
+    pod.metadata.annotations = {
+      ...pod.metadata.annotations,
+      [limitRangerAnnotation]: `LimitRanger plugin set: ${notes.join('; ')}`,
+    };
   }
 }
 
-function mergeContainer(c: ContainerLike, limits: ResourceList, requests: ResourceList, what: string): string[] {
+function mergeContainer(
+  c: ContainerLike,
+  limits: ResourceList,
+  requests: ResourceList,
+  what: string,
+): string[] {
   const resources = (c.resources ??= {});
   const setLimits = fill((resources.limits ??= {}), limits);
   const setRequests = fill((resources.requests ??= {}), requests);

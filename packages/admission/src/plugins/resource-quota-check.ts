@@ -7,7 +7,16 @@
 import { parseQuantity, type StoredObject } from '@keel/resource';
 import type { QuotaEvaluator } from '../quota/evaluators.js';
 import { quotaMatches } from '../quota/evaluators.js';
-import { addLists, byteOrder, exceeding, has, mask, namesOf, prettyPrint, type ResourceList } from '../quota/resource-lists.js';
+import {
+  addLists,
+  byteOrder,
+  exceeding,
+  has,
+  mask,
+  namesOf,
+  prettyPrint,
+  type ResourceList,
+} from '../quota/resource-lists.js';
 import { formatScopes, scopeSelectorsOf, type QuotaLike, type ScopeRequirement } from '../quota/scopes.js';
 import type { LimitedResource } from './resource-quota-config.js';
 
@@ -31,7 +40,8 @@ function limitedByDefault(usage: ResourceList, limited: readonly LimitedResource
 }
 
 /** quota.RemoveZeros. */
-const withoutZeros = (l: ResourceList): ResourceList => Object.fromEntries(Object.entries(l).filter(([, v]) => sign(v) !== 0n));
+const withoutZeros = (l: ResourceList): ResourceList =>
+  Object.fromEntries(Object.entries(l).filter(([, v]) => sign(v) !== 0n));
 
 /**
  * The charges the object makes, or a QuotaRefusal. `limited` are the configured limited
@@ -56,19 +66,25 @@ export function checkRequest(
     const why = evaluator.constraints(names, obj);
     if (why !== undefined) throw new QuotaRefusal(`failed quota: ${q.metadata.name ?? ''}: ${why}`);
     if (!names.every((n) => has(q.status?.used, n)))
-      throw new QuotaRefusal(`status unknown for quota: ${q.metadata.name ?? ''}, resources: ${[...names].sort(byteOrder).join(',')}`);
+      throw new QuotaRefusal(
+        `status unknown for quota: ${q.metadata.name ?? ''}, resources: ${[...names].sort(byteOrder).join(',')}`,
+      );
     for (const n of names) restricted.add(n);
     restrictedScopes.push(...scopeSelectorsOf(q));
     interesting.push(q);
   }
   const negative = namesOf(usage).filter((k) => sign(usage[k] ?? '0') < 0n);
-  if (negative.length > 0) throw new QuotaRefusal(`quota usage is negative for resource(s): ${negative.join(',')}`);
+  if (negative.length > 0)
+    throw new QuotaRefusal(`quota usage is negative for resource(s): ${negative.join(',')}`);
   const delta = withoutZeros(usage);
   if (Object.keys(delta).length === 0) return [];
   const uncovered = [...limitedNames].filter((n) => !restricted.has(n)).sort(byteOrder);
   if (uncovered.length > 0) throw new QuotaRefusal(`insufficient quota to consume: ${uncovered.join(',')}`);
-  const uncoveredScopes = limitedScopes.filter((s) => !restrictedScopes.some((r) => r.scopeName === s.scopeName));
-  if (uncoveredScopes.length > 0) throw new QuotaRefusal(`insufficient quota to match these scopes: ${formatScopes(uncoveredScopes)}`);
+  const uncoveredScopes = limitedScopes.filter(
+    (s) => !restrictedScopes.some((r) => r.scopeName === s.scopeName),
+  );
+  if (uncoveredScopes.length > 0)
+    throw new QuotaRefusal(`insufficient quota to match these scopes: ${formatScopes(uncoveredScopes)}`);
   return interesting.map((q) => {
     const hard = q.status?.hard ?? {};
     const requested = mask(delta, Object.keys(hard));

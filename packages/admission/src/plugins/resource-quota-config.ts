@@ -9,7 +9,14 @@ import type { PluginConfig } from '../configuration.js';
 import type { ScopeRequirement } from '../quota/scopes.js';
 
 const scopeSchema = z.strictObject({
-  scopeName: z.enum(['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity']),
+  scopeName: z.enum([
+    'Terminating',
+    'NotTerminating',
+    'BestEffort',
+    'NotBestEffort',
+    'PriorityClass',
+    'CrossNamespacePodAffinity',
+  ]),
   operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']),
   values: z.array(z.string()).nullish(),
 });
@@ -64,7 +71,11 @@ export function parseQuotaConfig(config: PluginConfig | undefined): ResourceQuot
         apiGroup: r.apiGroup ?? '',
         resource: r.resource,
         matchContains: r.matchContains ?? [],
-        matchScopes: (r.matchScopes ?? []).map((s) => ({ scopeName: s.scopeName, operator: s.operator, values: s.values ?? [] })),
+        matchScopes: (r.matchScopes ?? []).map((s) => ({
+          scopeName: s.scopeName,
+          operator: s.operator,
+          values: s.values ?? [],
+        })),
       };
     }),
   };

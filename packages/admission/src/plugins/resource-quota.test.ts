@@ -24,7 +24,12 @@ function nameOf(object: Json): string {
   return meta?.name ?? 'x';
 }
 
-function create(resource: string, kind: string, object: Json, over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
+function create(
+  resource: string,
+  kind: string,
+  object: Json,
+  over: Partial<AdmissionAttributes> = {},
+): AdmissionAttributes {
   const group = resource === 'leases' ? 'coordination.k8s.io' : '';
   return {
     operation: 'CREATE',
@@ -58,7 +63,8 @@ function setup(quotas: StoredObject[], opts: { configFile?: string } = {}) {
     }
   };
   const used = (name: string) =>
-    (store.resourcequotas.find((q) => q.metadata.name === name) as unknown as { status: { used: Json } }).status.used;
+    (store.resourcequotas.find((q) => q.metadata.name === name) as unknown as { status: { used: Json } })
+      .status.used;
   return { run, used };
 }
 
@@ -74,7 +80,9 @@ describe('ResourceQuota', () => {
   });
 
   it('charges compute resources and names only the exceeded ones', async () => {
-    const { run, used } = setup([quota('q', { 'requests.cpu': '1', pods: '10' }, { 'requests.cpu': '800m', pods: '1' })]);
+    const { run, used } = setup([
+      quota('q', { 'requests.cpu': '1', pods: '10' }, { 'requests.cpu': '800m', pods: '1' }),
+    ]);
     expect(await run(pod([app({ requests: { cpu: '300m' } })]))).toBe(
       '403 pods "p" is forbidden: exceeded quota: q, requested: requests.cpu=300m, used: requests.cpu=800m, limited: requests.cpu=1',
     );
@@ -83,7 +91,13 @@ describe('ResourceQuota', () => {
   });
 
   it('needs every container to state what a quota on cpu or memory limits', async () => {
-    const { run } = setup([quota('compute', { 'limits.cpu': '4', 'requests.memory': '1Gi' }, { 'limits.cpu': '0', 'requests.memory': '0' })]);
+    const { run } = setup([
+      quota(
+        'compute',
+        { 'limits.cpu': '4', 'requests.memory': '1Gi' },
+        { 'limits.cpu': '0', 'requests.memory': '0' },
+      ),
+    ]);
     expect(await run(pod([app()]))).toBe(
       '403 pods "p" is forbidden: failed quota: compute: must specify limits.cpu for: app; must specify requests.memory for: app',
     );
@@ -91,19 +105,29 @@ describe('ResourceQuota', () => {
 
   it('refuses while the quota has no usage recorded yet', async () => {
     const { run } = setup([quota('q', { pods: '2' }, undefined)]);
-    expect(await run(pod([app()]))).toBe('403 pods "p" is forbidden: status unknown for quota: q, resources: pods');
+    expect(await run(pod([app()]))).toBe(
+      '403 pods "p" is forbidden: status unknown for quota: q, resources: pods',
+    );
   });
 
   it('counts objects of any namespaced resource, with the legacy names of core kinds', async () => {
     const { run, used } = setup([
-      quota('q', { configmaps: '1', 'count/configmaps': '5', 'count/leases.coordination.k8s.io': '0' }, {
-        configmaps: '0',
-        'count/configmaps': '0',
-        'count/leases.coordination.k8s.io': '0',
-      }),
+      quota(
+        'q',
+        { configmaps: '1', 'count/configmaps': '5', 'count/leases.coordination.k8s.io': '0' },
+        {
+          configmaps: '0',
+          'count/configmaps': '0',
+          'count/leases.coordination.k8s.io': '0',
+        },
+      ),
     ]);
     expect(await run(create('configmaps', 'ConfigMap', {}))).toBeUndefined();
-    expect(used('q')).toEqual({ configmaps: '1', 'count/configmaps': '1', 'count/leases.coordination.k8s.io': '0' });
+    expect(used('q')).toEqual({
+      configmaps: '1',
+      'count/configmaps': '1',
+      'count/leases.coordination.k8s.io': '0',
+    });
     expect(await run(create('configmaps', 'ConfigMap', {}))).toBe(
       '403 configmaps "x" is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=1, limited: configmaps=1',
     );
@@ -128,16 +152,25 @@ describe('ResourceQuota', () => {
 
   it('matches a PriorityClass scope selector', async () => {
     const { run } = setup([
-      quota('high', { pods: '0' }, { pods: '0' }, {
-        scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] },
-      }),
+      quota(
+        'high',
+        { pods: '0' },
+        { pods: '0' },
+        {
+          scopeSelector: {
+            matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }],
+          },
+        },
+      ),
     ]);
     expect(await run(pod([app()], { priorityClassName: 'low' }))).toBeUndefined();
     expect(await run(pod([app()], { priorityClassName: 'high' }))).toMatch(/exceeded quota: high/);
   });
 
   it('charges nothing on a dry run, and ignores updates, subresources and events', async () => {
-    const { run, used } = setup([quota('q', { pods: '1', 'count/events': '0' }, { pods: '0', 'count/events': '0' })]);
+    const { run, used } = setup([
+      quota('q', { pods: '1', 'count/events': '0' }, { pods: '0', 'count/events': '0' }),
+    ]);
     expect(await run({ ...pod([app()]), dryRun: true })).toBeUndefined();
     expect(used('q')).toEqual({ pods: '0', 'count/events': '0' });
     expect(await run({ ...pod([app()]), operation: 'UPDATE' })).toBeUndefined();
@@ -155,7 +188,10 @@ describe('ResourceQuota', () => {
 
   it('stays exact across two servers on one store: a stale charge conflicts and is decided again', async () => {
     const store = { resourcequotas: [quota('q', { pods: '5' }, { pods: '0' })] };
-    const servers = [chainOf(['ResourceQuota'], depsOf(store)), chainOf(['ResourceQuota'], depsOf(store))] as const;
+    const servers = [
+      chainOf(['ResourceQuota'], depsOf(store)),
+      chainOf(['ResourceQuota'], depsOf(store)),
+    ] as const;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         (i % 2 === 0 ? servers[0] : servers[1]).validate(pod([app()])).then(
@@ -211,9 +247,21 @@ describe('ResourceQuota', () => {
 
     it.each([
       ['a wrong kind', 'apiVersion: apiserver.config.k8s.io/v1\nkind: Foo', /kind/],
-      ['a limited resource without a name', 'apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResources:\n- matchContains: [cpu]', /limitedResources\[0\]\.resource/],
-      ['an unknown field', 'apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResource: []', /limitedResource/],
-      ['In without values', 'apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResources:\n- resource: pods\n  matchScopes: [{scopeName: PriorityClass, operator: In}]', /matchScopes\[0\]\.values: must be at least one value/],
+      [
+        'a limited resource without a name',
+        'apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResources:\n- matchContains: [cpu]',
+        /limitedResources\[0\]\.resource/,
+      ],
+      [
+        'an unknown field',
+        'apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResource: []',
+        /limitedResource/,
+      ],
+      [
+        'In without values',
+        'apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResources:\n- resource: pods\n  matchScopes: [{scopeName: PriorityClass, operator: In}]',
+        /matchScopes\[0\]\.values: must be at least one value/,
+      ],
     ])('refuses %s at start-up, naming the file and field', (_name, body, message) => {
       const configFile = file('bad.yaml', body);
       expect(() => setup([], { configFile })).toThrow(message);

@@ -56,7 +56,10 @@ export function resourceQuota(deps: ResourceQuotaDeps): AdmissionPlugin {
   async function liveQuotas(namespace: string): Promise<QuotaLike[]> {
     let entry = live.get(namespace);
     if (!entry || entry.expiry < now()) {
-      entry = { expiry: now() + LIVE_TTL_MS, items: (await deps.listLive(namespace)) as unknown as QuotaLike[] };
+      entry = {
+        expiry: now() + LIVE_TTL_MS,
+        items: (await deps.listLive(namespace)) as unknown as QuotaLike[],
+      };
       live.set(namespace, entry);
     }
     return entry.items;
@@ -90,7 +93,9 @@ export function resourceQuota(deps: ResourceQuotaDeps): AdmissionPlugin {
   async function charge(attrs: AdmissionAttributes, obj: StoredObject): Promise<void> {
     const gr = { group: attrs.resource.group, resource: attrs.resource.resource };
     const evaluator = evaluatorFor(gr);
-    const limited = deps.config.limitedResources.filter((l) => l.apiGroup === gr.group && l.resource === gr.resource);
+    const limited = deps.config.limitedResources.filter(
+      (l) => l.apiGroup === gr.group && l.resource === gr.resource,
+    );
     let quotas = await quotasOf(attrs.namespace);
     for (let attempt = 0; ; attempt++) {
       let charges;
@@ -105,7 +110,10 @@ export function resourceQuota(deps: ResourceQuotaDeps): AdmissionPlugin {
       let lastConflict: unknown;
       for (const { quota, used } of charges) {
         try {
-          const stored = await deps.replaceStatus({ ...quota, status: { ...quota.status, used } } as unknown as StoredObject);
+          const stored = await deps.replaceStatus({
+            ...quota,
+            status: { ...quota.status, used },
+          } as unknown as StoredObject);
           written.set(keyOf(quota), stored);
         } catch (err) {
           if (!(err instanceof StatusError) || err.code !== 409) throw err;
@@ -126,7 +134,8 @@ export function resourceQuota(deps: ResourceQuotaDeps): AdmissionPlugin {
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async validate(attrs) {
       // Evaluators charge creates only; subresources and cluster-scoped objects are never charged.
-      if (attrs.operation !== 'CREATE' || attrs.subresource !== '' || attrs.namespace === '' || !attrs.object) return;
+      if (attrs.operation !== 'CREATE' || attrs.subresource !== '' || attrs.namespace === '' || !attrs.object)
+        return;
       if (isIgnoredResource(attrs.resource)) return;
       const obj = attrs.object;
       const noLimits = deps.config.limitedResources.length === 0;

@@ -50,7 +50,10 @@ const podEvaluator: QuotaEvaluator = {
 };
 
 function objectCountEvaluator(gr: GroupResource): QuotaEvaluator {
-  const names = [objectCountName(gr), ...(gr.group === '' && legacyCounted.has(gr.resource) ? [gr.resource] : [])];
+  const names = [
+    objectCountName(gr),
+    ...(gr.group === '' && legacyCounted.has(gr.resource) ? [gr.resource] : []),
+  ];
   const usage: ResourceList = Object.fromEntries(names.map((n) => [n, '1']));
   return {
     matchingResources: (hard) => hard.filter((n) => names.includes(n)),

@@ -8,7 +8,12 @@ export interface ContainerLike {
 }
 
 export interface PodLike {
-  metadata: { name?: string; annotations?: Record<string, string>; deletionTimestamp?: string; deletionGracePeriodSeconds?: number };
+  metadata: {
+    name?: string;
+    annotations?: Record<string, string>;
+    deletionTimestamp?: string;
+    deletionGracePeriodSeconds?: number;
+  };
   spec?: {
     containers?: ContainerLike[];
     initContainers?: ContainerLike[];
@@ -16,8 +21,14 @@ export interface PodLike {
     priorityClassName?: string;
     overhead?: ResourceList;
     affinity?: {
-      podAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: AffinityTerm[]; preferredDuringSchedulingIgnoredDuringExecution?: { podAffinityTerm?: AffinityTerm }[] };
-      podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: AffinityTerm[]; preferredDuringSchedulingIgnoredDuringExecution?: { podAffinityTerm?: AffinityTerm }[] };
+      podAffinity?: {
+        requiredDuringSchedulingIgnoredDuringExecution?: AffinityTerm[];
+        preferredDuringSchedulingIgnoredDuringExecution?: { podAffinityTerm?: AffinityTerm }[];
+      };
+      podAntiAffinity?: {
+        requiredDuringSchedulingIgnoredDuringExecution?: AffinityTerm[];
+        preferredDuringSchedulingIgnoredDuringExecution?: { podAffinityTerm?: AffinityTerm }[];
+      };
     };
   };
   status?: { phase?: string };

@@ -25,7 +25,14 @@ const podResources = new Set([
 const podResourcePrefixes = ['hugepages-', 'requests.hugepages-'];
 const computeNames = ['cpu', 'memory', 'ephemeral-storage'];
 /** Quota names that make every container state its requests or limits. */
-const validationSet = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory']);
+const validationSet = new Set([
+  'cpu',
+  'memory',
+  'requests.cpu',
+  'requests.memory',
+  'limits.cpu',
+  'limits.memory',
+]);
 
 const isNative = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
 
@@ -123,7 +130,9 @@ const qosNames = new Set(['cpu', 'memory']);
 function isBestEffort(pod: PodLike): boolean {
   return [...containersOf(pod), ...initContainersOf(pod)].every((c) =>
     [c.resources?.requests, c.resources?.limits].every((list) =>
-      namesOf(list).every((k) => !qosNames.has(k) || compareQuantity(parseQuantity(list?.[k] ?? '0'), parseQuantity('0')) === 0),
+      namesOf(list).every(
+        (k) => !qosNames.has(k) || compareQuantity(parseQuantity(list?.[k] ?? '0'), parseQuantity('0')) === 0,
+      ),
     ),
   );
 }

@@ -3,7 +3,13 @@
  * (pkg/quota/v1/resources.go), over @keel/resource's one quantity parser. Texts are kept in the
  * canonical form Go writes back.
  */
-import { addQuantity, compareQuantity, formatQuantity, parseQuantity, subtractQuantity } from '@keel/resource';
+import {
+  addQuantity,
+  compareQuantity,
+  formatQuantity,
+  parseQuantity,
+  subtractQuantity,
+} from '@keel/resource';
 
 export type ResourceList = Record<string, string>;
 
@@ -15,7 +21,8 @@ export const namesOf = (list: ResourceList | undefined): string[] => Object.keys
 export const has = (list: ResourceList | undefined, name: string): boolean =>
   list !== undefined && Object.hasOwn(list, name);
 
-const plus = (a: string, b: string): string => formatQuantity(addQuantity(parseQuantity(a), parseQuantity(b)));
+const plus = (a: string, b: string): string =>
+  formatQuantity(addQuantity(parseQuantity(a), parseQuantity(b)));
 
 /** quota.Add: every name of either list, summed where both have it. */
 export function addLists(a: ResourceList, b: ResourceList): ResourceList {
@@ -28,7 +35,9 @@ export function addLists(a: ResourceList, b: ResourceList): ResourceList {
 export function subtractNonNegative(a: ResourceList, b: ResourceList): ResourceList {
   const out: ResourceList = {};
   for (const [k, v] of Object.entries(a)) {
-    const diff = has(b, k) ? subtractQuantity(parseQuantity(v), parseQuantity(b[k] ?? '0')) : parseQuantity(v);
+    const diff = has(b, k)
+      ? subtractQuantity(parseQuantity(v), parseQuantity(b[k] ?? '0'))
+      : parseQuantity(v);
     out[k] = diff.nanos < 0n ? '0' : formatQuantity(diff);
   }
   return out;

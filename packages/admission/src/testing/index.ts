@@ -37,7 +37,9 @@ export function depsOf(store: Record<string, StoredObject[]>): AdmissionPluginDe
       return Promise.resolve(indexOf(store[resource] ?? []).get(namespace, name));
     },
     list(resource, namespace) {
-      return Promise.resolve((store[resource] ?? []).filter((o) => (o.metadata?.namespace ?? '') === namespace));
+      return Promise.resolve(
+        (store[resource] ?? []).filter((o) => (o.metadata?.namespace ?? '') === namespace),
+      );
     },
     replaceStatus(resource, obj) {
       return Promise.resolve(replaceStatusIn((store[resource] ??= []), resource, obj));
@@ -71,7 +73,10 @@ function replaceStatusIn(objects: StoredObject[], resource: string, obj: StoredO
   const next = {
     ...current,
     status,
-    metadata: { ...current.metadata, resourceVersion: String(Number(current.metadata.resourceVersion ?? '0') + 1) },
+    metadata: {
+      ...current.metadata,
+      resourceVersion: String(Number(current.metadata.resourceVersion ?? '0') + 1),
+    },
   } as StoredObject;
   objects[i] = next;
   return structuredClone(next);

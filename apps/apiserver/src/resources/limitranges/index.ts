@@ -10,5 +10,7 @@ export function installLimitRanges(
   storage: Storage,
   defaults: ScopeDefaults,
 ): ServedView[] {
-  return [installStored(dispatcher, storage, defaults, { view: limitRangeView, keyRoot: '/limitranges' }).served];
+  return [
+    installStored(dispatcher, storage, defaults, { view: limitRangeView, keyRoot: '/limitranges' }).served,
+  ];
 }
