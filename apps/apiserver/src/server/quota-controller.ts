@@ -30,7 +30,12 @@ export const COUNTED_RESOURCES: readonly GroupResource[] = [
   { group: 'coordination.k8s.io', resource: 'leases' },
   { group: 'rbac.authorization.k8s.io', resource: 'roles' },
   { group: 'rbac.authorization.k8s.io', resource: 'rolebindings' },
+  // Counted, but recalculated only periodically: the events are many and short-lived.
+  { group: 'events.k8s.io', resource: 'events' },
 ];
+
+/** The resources whose deletes trigger a recalculation (a watched copy of each is kept). */
+const WATCHED = COUNTED_RESOURCES.filter((gr) => gr.group !== 'events.k8s.io');
 
 const QUOTAS = '/resourcequotas';
 
@@ -62,14 +67,14 @@ export class ResourceQuotaController {
     private readonly opts: QuotaControllerOptions,
   ) {
     // Asked for now: the server's informers are all requested before they start.
-    for (const gr of COUNTED_RESOURCES) opts.informer(`/${gr.resource}`);
+    for (const gr of WATCHED) opts.informer(`/${gr.resource}`);
   }
 
   /** Follows changes until `signal` aborts and recalculates everything once now (idempotent). */
   start(signal: AbortSignal): void {
     if (this.started) return;
     this.started = true;
-    const stops = COUNTED_RESOURCES.map((gr) =>
+    const stops = WATCHED.map((gr) =>
       this.opts.informer(`/${gr.resource}`).subscribe((change) => {
         if (change.type === 'replaced') return this.queueAll(signal);
         const obj = change.object as Meta;
