@@ -69,6 +69,10 @@ export function resourceQuota(deps: ResourceQuotaDeps): AdmissionPlugin {
   async function quotasOf(namespace: string): Promise<QuotaLike[]> {
     let items = deps.quotas.list(namespace) as unknown as QuotaLike[];
     if (items.length === 0) items = await liveQuotas(namespace);
+    // Forget what was written to quotas that are gone.
+    const present = new Set(items.map(keyOf));
+    for (const key of written.keys())
+      if (key.startsWith(`${namespace}/`) && !present.has(key)) written.delete(key);
     return items.map((q) => {
       const mine = written.get(keyOf(q));
       if (mine === undefined) return q;
