@@ -23,6 +23,7 @@ import { installEvents } from './resources/events.js';
 import { NamespaceController } from './resources/namespaces/controller.js';
 import { installNamespaces, type InstalledNamespaces } from './resources/namespaces/index.js';
 import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
+import { admissionDeps } from './server/admission-deps.js';
 import { buildAuditor } from './server/audit.js';
 import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
@@ -30,6 +31,7 @@ import { rbacSources } from './server/rbac-informers.js';
 import { ServerInformers } from './server/informers.js';
 import { ServedKinds } from './server/served-kinds.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
+import { ResourceQuotaController } from './server/quota-controller.js';
 import { openStorage } from './server/storage-factory.js';
 import { runServer } from './server/server.js';
 
@@ -149,23 +151,24 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   const kinds = new ServedKinds();
   // Built with the resources, after the admission chain that NamespaceAutoProvision creates through.
   let namespaces: InstalledNamespaces | undefined;
-  const admission = done.admission.build({
-    authorizer: done.authz.authorizer,
-    resourcesFor: (kind) => kinds.resourcesFor(kind),
-    objects: (resource) => informers.lookup(`/${resource}`),
-    read: (resource, namespace, name) =>
-      storage.get(namespace === '' ? `/${resource}/${name}` : `/${resource}/${namespace}/${name}`, {
-        ignoreNotFound: true,
-      }),
-    createNamespace: async (name) => {
-      if (!namespaces) throw new Error('namespaces are not served yet');
-      const obj = { metadata: { name } };
-      await namespaces.namespaces.create('', obj, obj, {
-        dryRun: false,
-        user: LOOPBACK_USER,
-        fieldManager: 'namespace-autoprovision',
-      });
-    },
+  const admission = done.admission.build(
+    admissionDeps(storage, informers, {
+      authorizer: done.authz.authorizer,
+      resourcesFor: (kind) => kinds.resourcesFor(kind),
+      createNamespace: async (name) => {
+        if (!namespaces) throw new Error('namespaces are not served yet');
+        const obj = { metadata: { name } };
+        await namespaces.namespaces.create('', obj, obj, {
+          dryRun: false,
+          user: LOOPBACK_USER,
+          fieldManager: 'namespace-autoprovision',
+        });
+      },
+    }),
+  );
+  const quotaController = new ResourceQuotaController(storage, {
+    informer: (keyRoot) => informers.informer(keyRoot),
+    onError: (err) => logger.error('Resource quota recalculation failed', { err }),
   });
   return runServer(config, logger, signal, {
     storage,
@@ -174,7 +177,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     auditor: done.auditor,
     clientCA: done.authn.clientCA ?? '',
     admission,
-    startInformers: (signal) => informers.start(signal),
+    startInformers: async (signal) => {
+      await informers.start(signal);
+      quotaController.start(signal);
+    },
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),
       config.authentication.requestHeader,

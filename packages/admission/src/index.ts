@@ -22,3 +22,14 @@ export {
 export { loadAdmissionConfiguration, type PluginConfig } from './configuration.js';
 export { ConfigFileError } from '@keel/config-file';
 export { UNSERVED_PLUGINS } from './plugins/unserved.js';
+export {
+  evaluatorFor,
+  isIgnoredResource,
+  objectCountName,
+  quotaMatches,
+  usageOf,
+  type GroupResource,
+  type QuotaEvaluator,
+} from './quota/evaluators.js';
+export { sameList, type ResourceList } from './quota/resource-lists.js';
+export type { QuotaLike, ScopeRequirement } from './quota/scopes.js';

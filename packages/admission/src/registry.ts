@@ -8,7 +8,10 @@ import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
 import { eventRateLimit, parseEventRateLimitConfig } from './plugins/event-rate-limit/index.js';
+import { limitRanger } from './plugins/limit-ranger.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
+import { resourceQuota } from './plugins/resource-quota.js';
+import { parseQuotaConfig } from './plugins/resource-quota-config.js';
 import { ownerReferencesPermissionEnforcement } from './plugins/owner-references-permission.js';
 import { runtimeClass } from './plugins/runtime-class.js';
 import { UNSERVED_PLUGINS } from './plugins/unserved.js';
@@ -64,6 +67,14 @@ export interface AdmissionPluginDeps {
    * `kubernetes` finalizer). Rejects with the server's StatusError, AlreadyExists included.
    */
   createNamespace(name: string): Promise<void>;
+  /** Lists one namespace of a resource from the store itself (a copy that has none may lag). */
+  list(resource: string, namespace: string): Promise<StoredObject[]>;
+  /**
+   * Stores `obj`'s status in place of the stored object's if that still has
+   * `obj.metadata.resourceVersion` (compare-and-swap); rejects with a 409 Conflict StatusError
+   * when it changed, 404 when it is gone. Resolves the object as written.
+   */
+  replaceStatus(resource: string, obj: StoredObject): Promise<StoredObject>;
 }
 
 /** Plugin settings that come from flags rather than the admission configuration file. */
@@ -204,6 +215,30 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
         readClass: (name) => deps.read('priorityclasses', '', name),
       }),
     ),
+  ],
+  [
+    'LimitRanger',
+    withoutConfig('LimitRanger', (deps) =>
+      limitRanger({
+        limitRanges: deps.objects('limitranges'),
+        listLive: (namespace) => deps.list('limitranges', namespace),
+      }),
+    ),
+  ],
+  [
+    'ResourceQuota',
+    {
+      prepare(config) {
+        const parsed = parseQuotaConfig(config);
+        return (deps) =>
+          resourceQuota({
+            quotas: deps.objects('resourcequotas'),
+            listLive: (namespace) => deps.list('resourcequotas', namespace),
+            replaceStatus: (quota) => deps.replaceStatus('resourcequotas', quota),
+            config: parsed,
+          });
+      },
+    },
   ],
 ]);
 

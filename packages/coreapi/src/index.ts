@@ -174,3 +174,14 @@ export {
   type TokenRequest,
   type BoundObjectReference,
 } from './token-request.js';
+export { limitRangeView, validateLimitRange, limitTypes, type LimitRange, type LimitRangeItem } from './limitrange.js';
+export {
+  resourceQuotaView,
+  resourceQuotaStatusView,
+  quotaScopes,
+  quotaUsageCells,
+  isStandardQuotaResourceName,
+  type ResourceQuota,
+  type ResourceQuotaSpec,
+  type ScopedResourceSelectorRequirement,
+} from './resourcequota.js';

@@ -57,7 +57,7 @@ export function isExtendedResourceName(name: string): boolean {
   return isQualifiedName(`requests.${name}`).length === 0;
 }
 
-const isOvercommitAllowed = (name: string): boolean => isNativeResource(name) && !isHugePageResourceName(name);
+export const isOvercommitAllowed = (name: string): boolean => isNativeResource(name) && !isHugePageResourceName(name);
 const isIntegerResourceName = (name: string): boolean => integerResources.has(name) || isExtendedResourceName(name);
 const isStandardResourceName = (name: string): boolean =>
   standardResources.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-');

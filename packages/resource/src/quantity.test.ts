@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addQuantity,
   canonicalQuantity,
   compareQuantity,
+  formatQuantity,
   parseQuantity,
   quantityMilliValue,
+  quantityOfUnits,
   quantityValue,
+  subtractQuantity,
+  type Quantity,
 } from './quantity.js';
 
 // Go keeps an input that passes its fast path as typed, so '+1', '0001' and '1.' stay as sent.
@@ -74,5 +79,23 @@ describe('parseQuantity without digits', () => {
     expect(() => parseQuantity(text)).toThrow(
       /unable to parse quantity's numeric part|must match the regular expression/,
     );
+  });
+});
+
+describe('quantity arithmetic', () => {
+  const fmt = (q: Quantity) => formatQuantity(q);
+  it('adds exactly, in the first operand format unless it is zero', () => {
+    expect(fmt(addQuantity(parseQuantity('100m'), parseQuantity('250m')))).toBe('350m');
+    expect(fmt(addQuantity(parseQuantity('1Gi'), parseQuantity('512Mi')))).toBe('1536Mi');
+    expect(fmt(addQuantity(parseQuantity('0'), parseQuantity('1Gi')))).toBe('1Gi');
+    expect(fmt(addQuantity(parseQuantity('1'), parseQuantity('1Gi')))).toBe('1073741825');
+  });
+  it('subtracts, going negative when the second is larger', () => {
+    expect(fmt(subtractQuantity(parseQuantity('1'), parseQuantity('300m')))).toBe('700m');
+    expect(fmt(subtractQuantity(parseQuantity('1'), parseQuantity('2')))).toBe('-1');
+  });
+  it('builds whole and milli quantities', () => {
+    expect(fmt(quantityOfUnits(5n))).toBe('5');
+    expect(fmt(quantityOfUnits(1500n, true))).toBe('1500m');
   });
 });

@@ -201,3 +201,18 @@ export function quantityMilliValue(q: Quantity): bigint {
 export function quantityValue(q: Quantity): bigint {
   return divUp(q.nanos, nano);
 }
+
+/** Quantity.Add: the sum, in `a`'s format (Go keeps the receiver's, unless it was zero). */
+export function addQuantity(a: Quantity, b: Quantity): Quantity {
+  return { nanos: a.nanos + b.nanos, format: a.nanos === 0n ? b.format : a.format };
+}
+
+/** Quantity.Sub: `a - b`, in `a`'s format. */
+export function subtractQuantity(a: Quantity, b: Quantity): Quantity {
+  return { nanos: a.nanos - b.nanos, format: a.format };
+}
+
+/** resource.NewQuantity / NewMilliQuantity: whole or milli units as a DecimalSI quantity. */
+export function quantityOfUnits(units: bigint, milli = false): Quantity {
+  return { nanos: units * (milli ? 10n ** 6n : nano), format: 'DecimalSI' };
+}

@@ -5,10 +5,12 @@ import type { ScopeDefaults } from '../server/server.js';
 import { installConfigMaps } from './configmaps.js';
 import { installEndpoints } from './endpoints.js';
 import { installLeases } from './leases.js';
+import { installLimitRanges } from './limitranges/index.js';
 import { installNodes } from './nodes.js';
 import { installPods } from './pods.js';
 import { installPriorityClasses } from './priorityclasses.js';
 import { installRbacResources } from './rbac/index.js';
+import { installResourceQuotas } from './resourcequotas/index.js';
 import { installReviews, type ReviewDeps } from './reviews.js';
 import { installSecrets } from './secrets/index.js';
 import { installServiceAccounts, type TokenRequestSettings } from './serviceaccounts/index.js';
@@ -37,8 +39,10 @@ export function installClusterResources(
   return [
     ...installConfigMaps(dispatcher, storage, defaults),
     ...installEndpoints(dispatcher, storage, defaults),
+    ...installLimitRanges(dispatcher, storage, defaults),
     ...installNodes(dispatcher, storage, defaults),
     ...installPods(dispatcher, storage, defaults, { allowPrivileged: deps.allowPrivileged }),
+    ...installResourceQuotas(dispatcher, storage, defaults),
     ...installSecrets(dispatcher, storage, defaults),
     ...installServiceAccounts(dispatcher, storage, defaults, deps.tokenRequests),
     ...installReviews(dispatcher, defaults, deps),

@@ -17,6 +17,8 @@ const chain = chainOf(['NodeRestriction'], {
   authorizer: { authorize: () => Promise.resolve({ decision: 'allow', reason: '' }) },
   resourcesFor: () => [],
   createNamespace: () => Promise.reject(new Error('not used')),
+  list: () => Promise.resolve([]),
+  replaceStatus: () => Promise.reject(new Error('not used by NodeRestriction')),
 });
 
 const n1 = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'], extra: {} };

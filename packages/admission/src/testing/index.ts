@@ -1,5 +1,5 @@
 /** Test helpers: the chain over plain arrays of objects instead of the server's informers. */
-import { alreadyExists } from '@keel/apimachinery';
+import { alreadyExists, conflictModified, notFound } from '@keel/apimachinery';
 import type { StoredObject } from '@keel/resource';
 import type { AdmissionChain } from '../chain.js';
 import {
@@ -56,6 +56,14 @@ export function depsOf(
       namespaces.push(created);
       return Promise.resolve();
     },
+    list(resource, namespace) {
+      return Promise.resolve(
+        (store[resource] ?? []).filter((o) => (o.metadata?.namespace ?? '') === namespace),
+      );
+    },
+    replaceStatus(resource, obj) {
+      return Promise.resolve(replaceStatusIn((store[resource] ??= []), resource, obj));
+    },
   };
 }
 
@@ -72,3 +80,26 @@ export function chainOf(
 }
 
 export { podOf, refusalOf, writeOf } from './writes.js';
+
+/** The store's compare-and-swap of a status, over an array (resourceVersions count up from 1). */
+function replaceStatusIn(objects: StoredObject[], resource: string, obj: StoredObject): StoredObject {
+  const meta = obj.metadata;
+  const i = objects.findIndex(
+    (o) => o.metadata?.namespace === meta.namespace && o.metadata?.name === meta.name,
+  );
+  const current = objects[i];
+  const qr = { group: '', resource };
+  if (current === undefined) throw notFound(qr, meta.name ?? '');
+  if (current.metadata.resourceVersion !== meta.resourceVersion) throw conflictModified(qr, meta.name ?? '');
+  const status = (obj as unknown as { status?: unknown }).status;
+  const next = {
+    ...current,
+    status,
+    metadata: {
+      ...current.metadata,
+      resourceVersion: String(Number(current.metadata.resourceVersion ?? '0') + 1),
+    },
+  } as StoredObject;
+  objects[i] = next;
+  return structuredClone(next);
+}
