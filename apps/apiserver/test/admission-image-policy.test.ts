@@ -8,7 +8,7 @@ import {
   type WebhookCall,
 } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { create, podBody, podPath, unique } from './support/core.js';
+import { create, newNamespace, podBody, podPath } from './support/core.js';
 
 const pki = new TestPKI();
 const ca = pki.ca('image-policy-ca');
@@ -71,7 +71,7 @@ describe('ImagePolicyWebhook admission (memory store)', () => {
   });
 
   it('a backend on 127.0.0.1 denies an image: the real refusal message', async () => {
-    const ns = unique('img');
+    const ns = await newNamespace(server!, 'img');
     const res = await server!.request('POST', podPath(ns), {
       body: podBody('x', { containers: [{ name: 'c', image: 'untrusted.example/miner:1' }] }),
     });
@@ -93,7 +93,7 @@ describe('ImagePolicyWebhook admission (memory store)', () => {
   });
 
   it('defaultAllow admits pods while the backend is down', async () => {
-    const ns = unique('open');
+    const ns = await newNamespace(failOpen!, 'open');
     const pod = await create(
       failOpen!,
       podPath(ns),

@@ -5,7 +5,7 @@ import { TestApiServer } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientConfig } from './support/clients/kubeconfig.js';
 import { kubectl } from './support/clients/kubectl.js';
-import { create, expectStatus, podBody, podPath, unique, type Json } from './support/core.js';
+import { create, expectStatus, newNamespace, podBody, podPath, unique, type Json } from './support/core.js';
 
 const NS_PATH = '/api/v1/namespaces';
 const privileged = {
@@ -59,6 +59,8 @@ plugins:
     );
     server = await TestApiServer.start({
       args: [
+        // Privileged pods reach PodSecurity only when the cluster allows them (kubeadm's setting).
+        '--allow-privileged=true',
         `--admission-control-config-file=${config}`,
         `--audit-policy-file=${policy}`,
         `--audit-log-path=${auditLog}`,
@@ -105,7 +107,7 @@ plugins:
     expect(String(res.headers['warning'])).toContain(
       '299 - "would violate PodSecurity \\"restricted:latest\\": host namespaces (hostNetwork=true), allowPrivilegeEscalation != false',
     );
-    const plain = unique('plain');
+    const plain = await newNamespace(server, 'plain');
     const byDefault = await server.request('POST', podPath(plain), { body: podBody('d', privileged) });
     expect(byDefault.status).toBe(201);
     expect(String(byDefault.headers['warning'])).toContain(

@@ -49,7 +49,7 @@ describe('default-enabled pod admission (memory store)', () => {
   });
 
   it('DefaultTolerationSeconds: a new pod tolerates not-ready and unreachable for 300 s', async () => {
-    const pod = await create(server, podPath(unique('ns')), podBody('web'));
+    const pod = await create(server, podPath(await namespace(server)), podBody('web'));
     expect((pod['spec'] as Json)['tolerations']).toEqual([notReady(300), unreachable(300)]);
   });
 
@@ -61,7 +61,7 @@ describe('default-enabled pod admission (memory store)', () => {
   });
 
   it('refuses privileged containers without --allow-privileged, on create and update', async () => {
-    const ns = unique('ns');
+    const ns = await namespace(server);
     const r = await server.request('POST', podPath(ns), { body: podBody('priv', privileged) });
     expect(r.status).toBe(422);
     expect(r.json).toMatchObject({

@@ -169,15 +169,16 @@ spec:
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'objects' },
-      spec: { hard: { 'count/configmaps': '1' } },
+      spec: { hard: { 'count/configmaps': '2' } },
     });
-    await usedOnce(server, ns, 'objects', 'count/configmaps', '0');
+    // Every namespace holds kube-root-ca.crt, which counts as upstream.
+    await usedOnce(server, ns, 'objects', 'count/configmaps', '1');
     const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
     await create(server, `/api/v1/namespaces/${ns}/configmaps`, cm('one'));
     const two = await server.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: cm('two') });
     expect(two.status).toBe(403);
     expect((two.json as Json)['message']).toBe(
-      'configmaps "two" is forbidden: exceeded quota: objects, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1',
+      'configmaps "two" is forbidden: exceeded quota: objects, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2',
     );
   });
 });
