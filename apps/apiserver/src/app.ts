@@ -29,6 +29,7 @@ import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
 import { rbacSources } from './server/rbac-informers.js';
 import { ServerInformers } from './server/informers.js';
+import { NodeTaintController } from './server/node-taint-controller.js';
 import { ServedKinds } from './server/served-kinds.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { ResourceQuotaController } from './server/quota-controller.js';
@@ -166,6 +167,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       },
     }),
   );
+  const nodeTaints = new NodeTaintController(storage, {
+    informer: informers.informer('/nodes'),
+    onError: (err) => logger.v(2).info('Node taint update failed', { err }),
+  });
   const quotaController = new ResourceQuotaController(storage, {
     informer: (keyRoot) => informers.informer(keyRoot),
     onError: (err) => logger.error('Resource quota recalculation failed', { err }),
@@ -180,6 +185,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     startInformers: async (signal) => {
       await informers.start(signal);
       quotaController.start(signal);
+      nodeTaints.start(signal);
     },
     authenticationInfo: authenticationInfo(
       readPem(config.authentication.clientCAFile || undefined),

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { NamedFlagSets, parseArgs } from '@keel/flags';
 import { AdmissionOptions, type AdmissionConfig } from './admission-options.js';
-import { ALL_ADMISSION_PLUGINS, DEFAULT_ENABLED_ADMISSION_PLUGINS } from './admission-plugins.js';
+import {
+  ALL_ADMISSION_PLUGINS,
+  DEFAULT_ENABLED_ADMISSION_PLUGINS,
+  isAdmissionPlugin,
+} from './admission-plugins.js';
+import { ADMISSION_PLUGINS } from '@keel/admission';
 
 function setup(argv: string[]) {
   const o = new AdmissionOptions();
@@ -38,6 +43,11 @@ describe('admission plugin tables', () => {
       'ResourceQuota',
       'AlwaysDeny',
     ]);
+  });
+
+  it('has a definition for every known plugin: none is accepted and silently left out of the chain', () => {
+    expect(ALL_ADMISSION_PLUGINS.filter((name) => !ADMISSION_PLUGINS.has(name))).toEqual([]);
+    expect([...ADMISSION_PLUGINS.keys()].filter((name) => !isAdmissionPlugin(name))).toEqual([]);
   });
 });
 
