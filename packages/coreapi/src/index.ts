@@ -160,3 +160,5 @@ export {
   type TokenRequest,
   type BoundObjectReference,
 } from './token-request.js';
+
+export * from './admissionregistration/index.js';

@@ -72,6 +72,7 @@ const entries: [string, string[]][] = [
   ['authorization.k8s.io/v1', reviews.authz],
   ['authorization.k8s.io/v1beta1', reviews.authz],
   ['rbac.authorization.k8s.io/v1', withLists(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'])],
+  ['admissionregistration.k8s.io/v1', withLists(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])],
 ];
 
 export const coreScheme: Scheme = new Map(

@@ -11,6 +11,7 @@ import { installRbacResources } from './rbac/index.js';
 import { installReviews, type ReviewDeps } from './reviews.js';
 import { installSecrets } from './secrets/index.js';
 import { installServiceAccounts, type TokenRequestSettings } from './serviceaccounts/index.js';
+import { installWebhookConfigurations } from './webhookconfigurations/index.js';
 
 export interface ClusterResourceDeps extends ReviewDeps {
   /** The enabled admission plugins (Priority sets a new pod's priority). */
@@ -25,7 +26,7 @@ export interface ClusterResourceDeps extends ReviewDeps {
  * What a scheduler (and its leader election and delegated authentication) needs beyond
  * namespaces and events: nodes, pods and their binding, configmaps, endpoints, leases and the
  * review APIs. Installed after events, so the groups keep the real server's order in /apis
- * (events, authentication, authorization, rbac, coordination).
+ * (events, authentication, authorization, rbac, admissionregistration, coordination).
  */
 export function installClusterResources(
   dispatcher: ResourceDispatcher,
@@ -45,6 +46,7 @@ export function installClusterResources(
       authorizer: deps.authorizer,
       resolver: deps.rbacResolver,
     }),
+    ...installWebhookConfigurations(dispatcher, storage, defaults),
     ...installLeases(dispatcher, storage, defaults),
   ];
 }
