@@ -6,6 +6,7 @@ import type { AdmissionPlugin } from './plugin.js';
 import { alwaysAdmit } from './plugins/always-admit.js';
 import { alwaysDeny } from './plugins/always-deny.js';
 import { nodeRestriction } from './plugins/node-restriction.js';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './plugins/webhook/index.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
 export interface ObjectLookup<T = StoredObject> {
@@ -38,6 +39,11 @@ export interface AdmissionFlags {
   readonly defaultNotReadyTolerationSeconds: number;
   /** --default-unreachable-toleration-seconds */
   readonly defaultUnreachableTolerationSeconds: number;
+  /**
+   * --proxy-client-cert-file/--proxy-client-key-file: the identity presented to admission
+   * webhooks; undefined to call them without a client certificate.
+   */
+  readonly webhookClientCertificate?: { readonly certFile: string; readonly keyFile: string } | undefined;
 }
 
 export type AdmissionPluginFactory = (deps: AdmissionPluginDeps) => AdmissionPlugin;
@@ -74,6 +80,8 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     ),
   ],
   ['AlwaysDeny', withoutConfig('AlwaysDeny', () => alwaysDeny)],
+  ['MutatingAdmissionWebhook', mutatingAdmissionWebhook],
+  ['ValidatingAdmissionWebhook', validatingAdmissionWebhook],
 ]);
 
 /** The enabled plugins with their configuration checked: builds the chain once the store is open. */
