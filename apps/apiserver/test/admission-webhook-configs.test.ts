@@ -19,7 +19,9 @@ afterAll(async () => {
 const hook = (over: Json = {}): Json => ({
   name: 'check.keel.test',
   clientConfig: { url: 'https://127.0.0.1:9443/check' },
-  rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'] }],
+  rules: [
+    { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'] },
+  ],
   sideEffects: 'None',
   admissionReviewVersions: ['v1'],
   ...over,
@@ -38,7 +40,15 @@ describe('webhook configurations', () => {
     expect((created['webhooks'] as Json[])[0]).toEqual({
       name: 'check.keel.test',
       clientConfig: { url: 'https://127.0.0.1:9443/check' },
-      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'], scope: '*' }],
+      rules: [
+        {
+          operations: ['CREATE'],
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          resources: ['pods', 'pods/status'],
+          scope: '*',
+        },
+      ],
       failurePolicy: 'Fail',
       matchPolicy: 'Equivalent',
       namespaceSelector: {},
@@ -51,9 +61,15 @@ describe('webhook configurations', () => {
     // A change to the webhooks is a new generation; a label is not.
     const path = `${MUTATING}/${name}`;
     const merge = { contentType: 'application/merge-patch+json' };
-    const relabelled = await server.request('PATCH', path, { ...merge, body: { metadata: { labels: { a: 'b' } } } });
+    const relabelled = await server.request('PATCH', path, {
+      ...merge,
+      body: { metadata: { labels: { a: 'b' } } },
+    });
     expect(((relabelled.json as Json)['metadata'] as Json)['generation']).toBe(1);
-    const changed = await server.request('PATCH', path, { ...merge, body: { webhooks: [hook({ timeoutSeconds: 5 })] } });
+    const changed = await server.request('PATCH', path, {
+      ...merge,
+      body: { webhooks: [hook({ timeoutSeconds: 5 })] },
+    });
     expect(((changed.json as Json)['metadata'] as Json)['generation']).toBe(2);
   });
 
@@ -62,8 +78,15 @@ describe('webhook configurations', () => {
     const res = await server.request('POST', VALIDATING, {
       body: configBody('Validating', name, [
         hook({ name: 'short', sideEffects: undefined, admissionReviewVersions: [], timeoutSeconds: 31 }),
-        hook({ clientConfig: { url: 'http://example.com/x?a=b' }, failurePolicy: 'Sometimes', sideEffects: 'Some' }),
-        hook({ clientConfig: {}, rules: [{ operations: ['GET'], apiGroups: ['*', 'apps'], apiVersions: ['v1'], resources: [] }] }),
+        hook({
+          clientConfig: { url: 'http://example.com/x?a=b' },
+          failurePolicy: 'Sometimes',
+          sideEffects: 'Some',
+        }),
+        hook({
+          clientConfig: {},
+          rules: [{ operations: ['GET'], apiGroups: ['*', 'apps'], apiVersions: ['v1'], resources: [] }],
+        }),
       ]),
     });
     expect(res.status).toBe(422);
@@ -91,21 +114,34 @@ describe('webhook configurations', () => {
   it('accepts a service reference and defaults its port', async () => {
     const name = unique('service');
     const res = await server.request('POST', VALIDATING, {
-      body: configBody('Validating', name, [hook({ clientConfig: { service: { namespace: 'default', name: 'hook', path: '/check' } } })]),
+      body: configBody('Validating', name, [
+        hook({ clientConfig: { service: { namespace: 'default', name: 'hook', path: '/check' } } }),
+      ]),
     });
     expect(res.status, res.text).toBe(201);
     const webhook = ((res.json as Json)['webhooks'] as Json[])[0] as Json;
-    expect(webhook['clientConfig']).toEqual({ service: { namespace: 'default', name: 'hook', path: '/check', port: 443 } });
+    expect(webhook['clientConfig']).toEqual({
+      service: { namespace: 'default', name: 'hook', path: '/check', port: 443 },
+    });
     expect(webhook['reinvocationPolicy']).toBeUndefined();
   });
 
   it('prints the number of webhooks in tables', async () => {
     const name = unique('table');
-    expect((await server.request('POST', VALIDATING, { body: configBody('Validating', name, [hook(), hook({ name: 'two.keel.test' })]) })).status).toBe(201);
+    expect(
+      (
+        await server.request('POST', VALIDATING, {
+          body: configBody('Validating', name, [hook(), hook({ name: 'two.keel.test' })]),
+        })
+      ).status,
+    ).toBe(201);
     const res = await server.request('GET', `${VALIDATING}/${name}`, {
       headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
     });
-    const table = res.json as { columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[] }[] };
+    const table = res.json as {
+      columnDefinitions: { name: string; type: string }[];
+      rows: { cells: unknown[] }[];
+    };
     expect(table.columnDefinitions.map((c) => [c.name, c.type])).toEqual([
       ['Name', 'string'],
       ['Webhooks', 'integer'],
@@ -117,9 +153,23 @@ describe('webhook configurations', () => {
   it('are listed in discovery', async () => {
     const res = await server.request('GET', '/apis/admissionregistration.k8s.io/v1');
     const resources = (res.json as { resources: Json[] }).resources;
-    expect(resources.map((r) => [r['name'], r['kind'], r['namespaced'], r['storageVersionHash'], r['categories']])).toEqual([
-      ['mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false, 'Sqi0GUgDaX0=', ['api-extensions']],
-      ['validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false, 'B0wHjQmsGNk=', ['api-extensions']],
+    expect(
+      resources.map((r) => [r['name'], r['kind'], r['namespaced'], r['storageVersionHash'], r['categories']]),
+    ).toEqual([
+      [
+        'mutatingwebhookconfigurations',
+        'MutatingWebhookConfiguration',
+        false,
+        'Sqi0GUgDaX0=',
+        ['api-extensions'],
+      ],
+      [
+        'validatingwebhookconfigurations',
+        'ValidatingWebhookConfiguration',
+        false,
+        'B0wHjQmsGNk=',
+        ['api-extensions'],
+      ],
     ]);
   });
 });

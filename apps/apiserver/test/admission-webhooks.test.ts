@@ -1,6 +1,13 @@
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { freePort, TestApiServer, TestPKI, TestWebhookServer, type TestCert, type WebhookCall } from '@keel/testing';
+import {
+  freePort,
+  TestApiServer,
+  TestPKI,
+  TestWebhookServer,
+  type TestCert,
+  type WebhookCall,
+} from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { podBody, podPath, unique, type Json } from './support/core.js';
 import { answer, createConfig, eventually, podWebhook, reviewRequest } from './support/admission-webhooks.js';
@@ -23,7 +30,10 @@ beforeAll(async () => {
   const clientCA = pki.ca('proxy-client-ca');
   proxyClient = pki.client(clientCA, 'keel-apiserver-proxy');
   server = await TestApiServer.start({
-    args: [`--proxy-client-cert-file=${proxyClient.certFile}`, `--proxy-client-key-file=${proxyClient.keyFile}`],
+    args: [
+      `--proxy-client-cert-file=${proxyClient.certFile}`,
+      `--proxy-client-key-file=${proxyClient.keyFile}`,
+    ],
   });
   await server.ready();
   // Accepts connections and never answers: a webhook that times out.
@@ -39,7 +49,9 @@ afterAll(async () => {
   pki.cleanup();
 });
 
-async function startHook(respond: (call: WebhookCall) => ReturnType<typeof answer>): Promise<TestWebhookServer> {
+async function startHook(
+  respond: (call: WebhookCall) => ReturnType<typeof answer>,
+): Promise<TestWebhookServer> {
   const hook = await TestWebhookServer.start(serving, respond);
   hooks.push(hook);
   return hook;
@@ -49,7 +61,9 @@ const createPod = (ns: string, name: string, labels: Json, query = '') =>
   server.request('POST', podPath(ns, undefined, undefined, query), { body: podBody(name, {}, { labels }) });
 
 async function createNamespace(name: string, labels: Json = {}): Promise<void> {
-  const res = await server.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } });
+  const res = await server.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } },
+  });
   expect(res.status, res.text).toBe(201);
 }
 
@@ -58,11 +72,18 @@ const labelsOf = (obj: unknown) => ((obj as Json)['metadata'] as Json)['labels']
 describe('MutatingAdmissionWebhook', () => {
   it('sends the wire form of the pod with the client certificate and applies the JSON patch', async () => {
     const id = unique('mutate');
-    const hook = await startHook((call) => answer(call, { warnings: ['mutated by test'], auditAnnotations: { seen: 'yes' } }, [
-      { op: 'add', path: '/metadata/labels/mutated', value: 'yes' },
-    ]));
-    await createConfig(server, 'Mutating', id, [podWebhook('label.keel.test', hook.url('/mutate'), ca.certPem, id)]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => labelsOf(r.json)['mutated'] === 'yes');
+    const hook = await startHook((call) =>
+      answer(call, { warnings: ['mutated by test'], auditAnnotations: { seen: 'yes' } }, [
+        { op: 'add', path: '/metadata/labels/mutated', value: 'yes' },
+      ]),
+    );
+    await createConfig(server, 'Mutating', id, [
+      podWebhook('label.keel.test', hook.url('/mutate'), ca.certPem, id),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => labelsOf(r.json)['mutated'] === 'yes',
+    );
     expect(res.status, res.text).toBe(201);
     expect(labelsOf(res.json)).toEqual({ test: id, mutated: 'yes' });
     expect(res.headers['warning']).toBe('299 - "mutated by test"');
@@ -87,12 +108,27 @@ describe('MutatingAdmissionWebhook', () => {
 
   it('calls a v1beta1-only webhook with a v1beta1 review', async () => {
     const id = unique('beta');
-    const hook = await startHook((call) => ({
-      body: { apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', response: { allowed: true, patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/beta', value: 'yes' }])).toString('base64') } },
+    const hook = await startHook(() => ({
+      body: {
+        apiVersion: 'admission.k8s.io/v1beta1',
+        kind: 'AdmissionReview',
+        response: {
+          allowed: true,
+          patch: Buffer.from(
+            JSON.stringify([{ op: 'add', path: '/metadata/labels/beta', value: 'yes' }]),
+          ).toString('base64'),
+        },
+      },
     }));
-    void hook;
-    await createConfig(server, 'Mutating', id, [podWebhook('beta.keel.test', hook.url('/beta'), ca.certPem, id, { admissionReviewVersions: ['v1beta1'] })]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => labelsOf(r.json)['beta'] === 'yes');
+    await createConfig(server, 'Mutating', id, [
+      podWebhook('beta.keel.test', hook.url('/beta'), ca.certPem, id, {
+        admissionReviewVersions: ['v1beta1'],
+      }),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => labelsOf(r.json)['beta'] === 'yes',
+    );
     expect(labelsOf(res.json)['beta']).toBe('yes');
     expect((hook.calls.at(-1)?.body as Json)['apiVersion']).toBe('admission.k8s.io/v1beta1');
   });
@@ -104,12 +140,19 @@ describe('MutatingAdmissionWebhook', () => {
       const seen = labels['second'] === 'yes' ? 'after-second' : 'before-second';
       return answer(call, {}, [{ op: 'add', path: '/metadata/labels/first', value: seen }]);
     });
-    const second = await startHook((call) => answer(call, {}, [{ op: 'add', path: '/metadata/labels/second', value: 'yes' }]));
+    const second = await startHook((call) =>
+      answer(call, {}, [{ op: 'add', path: '/metadata/labels/second', value: 'yes' }]),
+    );
     await createConfig(server, 'Mutating', `a-${id}`, [
       podWebhook('first.keel.test', first.url('/first'), ca.certPem, id, { reinvocationPolicy: 'IfNeeded' }),
     ]);
-    await createConfig(server, 'Mutating', `b-${id}`, [podWebhook('second.keel.test', second.url('/second'), ca.certPem, id)]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => labelsOf(r.json)['second'] === 'yes' && labelsOf(r.json)['first'] !== undefined);
+    await createConfig(server, 'Mutating', `b-${id}`, [
+      podWebhook('second.keel.test', second.url('/second'), ca.certPem, id),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => labelsOf(r.json)['second'] === 'yes' && labelsOf(r.json)['first'] !== undefined,
+    );
     expect(labelsOf(res.json)).toEqual({ test: id, first: 'after-second', second: 'yes' });
     const name = ((res.json as Json)['metadata'] as Json)['name'];
     const calls = first.calls.filter((c) => (reviewRequest(c)['name'] ?? '') === name);
@@ -122,11 +165,18 @@ describe('MutatingAdmissionWebhook', () => {
     const [chosen, other] = [unique('chosen'), unique('other')];
     await createNamespace(chosen, { webhooks: 'on' });
     await createNamespace(other);
-    const hook = await startHook((call) => answer(call, {}, [{ op: 'add', path: '/metadata/labels/seen', value: 'yes' }]));
+    const hook = await startHook((call) =>
+      answer(call, {}, [{ op: 'add', path: '/metadata/labels/seen', value: 'yes' }]),
+    );
     await createConfig(server, 'Mutating', id, [
-      podWebhook('ns.keel.test', hook.url('/ns'), ca.certPem, id, { namespaceSelector: { matchLabels: { webhooks: 'on' } } }),
+      podWebhook('ns.keel.test', hook.url('/ns'), ca.certPem, id, {
+        namespaceSelector: { matchLabels: { webhooks: 'on' } },
+      }),
     ]);
-    const inChosen = await eventually(() => createPod(chosen, unique('p'), { test: id }), (r) => labelsOf(r.json)['seen'] === 'yes');
+    const inChosen = await eventually(
+      () => createPod(chosen, unique('p'), { test: id }),
+      (r) => labelsOf(r.json)['seen'] === 'yes',
+    );
     expect(labelsOf(inChosen.json)['seen']).toBe('yes');
     const before = hook.calls.length;
     const inOther = await createPod(other, unique('p'), { test: id });
@@ -142,9 +192,16 @@ describe('MutatingAdmissionWebhook', () => {
 describe('ValidatingAdmissionWebhook', () => {
   it("refuses with the webhook's message and code", async () => {
     const id = unique('deny');
-    const hook = await startHook((call) => answer(call, { allowed: false, status: { message: 'no pods today', code: 403, reason: 'Forbidden' } }));
-    await createConfig(server, 'Validating', id, [podWebhook('deny.keel.test', hook.url('/deny'), ca.certPem, id)]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => r.status !== 201);
+    const hook = await startHook((call) =>
+      answer(call, { allowed: false, status: { message: 'no pods today', code: 403, reason: 'Forbidden' } }),
+    );
+    await createConfig(server, 'Validating', id, [
+      podWebhook('deny.keel.test', hook.url('/deny'), ca.certPem, id),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => r.status !== 201,
+    );
     expect(res.status).toBe(403);
     expect(res.json).toEqual({
       kind: 'Status',
@@ -160,10 +217,17 @@ describe('ValidatingAdmissionWebhook', () => {
   it('refuses with 400 when the webhook gives no code', async () => {
     const id = unique('deny400');
     const hook = await startHook((call) => answer(call, { allowed: false }));
-    await createConfig(server, 'Validating', id, [podWebhook('bare.keel.test', hook.url('/bare'), ca.certPem, id)]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => r.status !== 201);
+    await createConfig(server, 'Validating', id, [
+      podWebhook('bare.keel.test', hook.url('/bare'), ca.certPem, id),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => r.status !== 201,
+    );
     expect(res.status).toBe(400);
-    expect((res.json as Json)['message']).toBe('admission webhook "bare.keel.test" denied the request without explanation');
+    expect((res.json as Json)['message']).toBe(
+      'admission webhook "bare.keel.test" denied the request without explanation',
+    );
   });
 });
 
@@ -172,8 +236,13 @@ describe('failures', () => {
     const port = await freePort();
     const dead = `https://127.0.0.1:${port}/dead`;
     const failId = unique('fail');
-    await createConfig(server, 'Validating', failId, [podWebhook('dead.keel.test', dead, ca.certPem, failId)]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: failId }), (r) => r.status !== 201);
+    await createConfig(server, 'Validating', failId, [
+      podWebhook('dead.keel.test', dead, ca.certPem, failId),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: failId }),
+      (r) => r.status !== 201,
+    );
     expect(res.status).toBe(500);
     const message = `failed calling webhook "dead.keel.test": failed to call webhook: Post "${dead}?timeout=10s": dial tcp 127.0.0.1:${port}: connect: connection refused`;
     expect(res.json).toEqual({
@@ -188,20 +257,30 @@ describe('failures', () => {
     });
 
     const ignoreId = unique('ignore');
-    const live = await startHook((call) => answer(call, {}, [{ op: 'add', path: '/metadata/labels/live', value: 'yes' }]));
+    const live = await startHook((call) =>
+      answer(call, {}, [{ op: 'add', path: '/metadata/labels/live', value: 'yes' }]),
+    );
     await createConfig(server, 'Mutating', ignoreId, [
       podWebhook('dead.keel.test', dead, ca.certPem, ignoreId, { failurePolicy: 'Ignore' }),
       podWebhook('live.keel.test', live.url('/live'), ca.certPem, ignoreId),
     ]);
-    const ok = await eventually(() => createPod('default', unique('p'), { test: ignoreId }), (r) => labelsOf(r.json)['live'] === 'yes');
+    const ok = await eventually(
+      () => createPod('default', unique('p'), { test: ignoreId }),
+      (r) => labelsOf(r.json)['live'] === 'yes',
+    );
     expect(ok.status, ok.text).toBe(201);
   });
 
   it('gives up on a webhook after its timeoutSeconds', async () => {
     const id = unique('timeout');
     const url = `https://127.0.0.1:${(hanging.address() as AddressInfo).port}/slow`;
-    await createConfig(server, 'Validating', id, [podWebhook('slow.keel.test', url, ca.certPem, id, { timeoutSeconds: 1 })]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => r.status !== 201);
+    await createConfig(server, 'Validating', id, [
+      podWebhook('slow.keel.test', url, ca.certPem, id, { timeoutSeconds: 1 }),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => r.status !== 201,
+    );
     expect(res.status).toBe(500);
     expect((res.json as Json)['message']).toBe(
       `Internal error occurred: failed calling webhook "slow.keel.test": failed to call webhook: Post "${url}?timeout=1s": context deadline exceeded`,
@@ -211,9 +290,14 @@ describe('failures', () => {
   it('cannot call a webhook named by a service reference', async () => {
     const id = unique('service');
     await createConfig(server, 'Validating', id, [
-      podWebhook('svc.keel.test', '', ca.certPem, id, { clientConfig: { service: { namespace: 'default', name: 'hook' } } }),
+      podWebhook('svc.keel.test', '', ca.certPem, id, {
+        clientConfig: { service: { namespace: 'default', name: 'hook' } },
+      }),
     ]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => r.status !== 201);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => r.status !== 201,
+    );
     expect(res.status).toBe(500);
     expect((res.json as Json)['message']).toBe(
       'Internal error occurred: failed calling webhook "svc.keel.test": could not get REST client: webhook clientConfig.service (default/hook) cannot be resolved: this server does not serve Services; use clientConfig.url',
@@ -224,10 +308,17 @@ describe('failures', () => {
     const id = unique('untrusted');
     const hook = await startHook((call) => answer(call));
     const otherCA = pki.ca('other-ca');
-    await createConfig(server, 'Validating', id, [podWebhook('untrusted.keel.test', hook.url('/x'), otherCA.certPem, id)]);
-    const res = await eventually(() => createPod('default', unique('p'), { test: id }), (r) => r.status !== 201);
+    await createConfig(server, 'Validating', id, [
+      podWebhook('untrusted.keel.test', hook.url('/x'), otherCA.certPem, id),
+    ]);
+    const res = await eventually(
+      () => createPod('default', unique('p'), { test: id }),
+      (r) => r.status !== 201,
+    );
     expect(res.status).toBe(500);
-    expect((res.json as Json)['message']).toContain('tls: failed to verify certificate: x509: certificate signed by unknown authority');
+    expect((res.json as Json)['message']).toContain(
+      'tls: failed to verify certificate: x509: certificate signed by unknown authority',
+    );
     expect(hook.calls).toHaveLength(0);
   });
 });
@@ -235,10 +326,19 @@ describe('failures', () => {
 describe('dry run', () => {
   it('sends dryRun to a NoneOnDryRun webhook and stores nothing', async () => {
     const id = unique('dryrun');
-    const hook = await startHook((call) => answer(call, {}, [{ op: 'add', path: '/metadata/labels/dry', value: String(reviewRequest(call)['dryRun']) }]));
-    await createConfig(server, 'Mutating', id, [podWebhook('dry.keel.test', hook.url('/dry'), ca.certPem, id, { sideEffects: 'NoneOnDryRun' })]);
+    const hook = await startHook((call) =>
+      answer(call, {}, [
+        { op: 'add', path: '/metadata/labels/dry', value: String(reviewRequest(call)['dryRun']) },
+      ]),
+    );
+    await createConfig(server, 'Mutating', id, [
+      podWebhook('dry.keel.test', hook.url('/dry'), ca.certPem, id, { sideEffects: 'NoneOnDryRun' }),
+    ]);
     const name = unique('p');
-    const res = await eventually(() => createPod('default', name, { test: id }, 'dryRun=All'), (r) => labelsOf(r.json)['dry'] === 'true');
+    const res = await eventually(
+      () => createPod('default', name, { test: id }, 'dryRun=All'),
+      (r) => labelsOf(r.json)['dry'] === 'true',
+    );
     expect(labelsOf(res.json)['dry']).toBe('true');
     expect((reviewRequest(hook.calls.at(-1) as WebhookCall)['options'] as Json)['dryRun']).toEqual(['All']);
     expect((await server.request('GET', podPath('default', name))).status).toBe(404);

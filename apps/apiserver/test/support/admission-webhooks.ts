@@ -23,7 +23,9 @@ export function answer(call: WebhookCall, response: Json = {}, patch?: unknown[]
       response: {
         uid,
         allowed: true,
-        ...(patch ? { patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') } : {}),
+        ...(patch
+          ? { patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') }
+          : {}),
         ...response,
       },
     },
@@ -53,7 +55,12 @@ export function configBody(kind: 'Mutating' | 'Validating', name: string, webhoo
 }
 
 /** Creates the configuration (201 expected). */
-export async function createConfig(server: TestApiServer, kind: 'Mutating' | 'Validating', name: string, webhooks: Json[]): Promise<void> {
+export async function createConfig(
+  server: TestApiServer,
+  kind: 'Mutating' | 'Validating',
+  name: string,
+  webhooks: Json[],
+): Promise<void> {
   const res = await server.request('POST', kind === 'Mutating' ? MUTATING : VALIDATING, {
     body: configBody(kind, name, webhooks),
   });
@@ -64,7 +71,11 @@ export async function createConfig(server: TestApiServer, kind: 'Mutating' | 'Va
  * Repeats `attempt` until `done` holds for its result (the plugins read a watched copy, which
  * takes a moment to see a new configuration); returns the last result.
  */
-export async function eventually<T>(attempt: () => Promise<T>, done: (t: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+  attempt: () => Promise<T>,
+  done: (t: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const t = await attempt();

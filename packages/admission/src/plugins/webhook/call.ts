@@ -34,7 +34,10 @@ export async function callWebhook(
   }
   const version = reviewVersion(hook);
   if (!version)
-    throw new CallFailure(hook.name, 'could not create admission objects: webhook does not accept known AdmissionReview versions');
+    throw new CallFailure(
+      hook.name,
+      'could not create admission objects: webhook does not accept known AdmissionReview versions',
+    );
   const { uid, review } = admissionReview(version, attrs, {
     object: attrs.object && ctx.codec.encode(attrs.object),
     oldObject: attrs.oldObject && ctx.codec.encode(attrs.oldObject),
@@ -50,9 +53,13 @@ export async function callWebhook(
   try {
     response = verifyResponse(version, uid, answer, mutating);
   } catch (err) {
-    throw new CallFailure(hook.name, `received invalid webhook response: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CallFailure(
+      hook.name,
+      `received invalid webhook response: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  for (const [k, v] of Object.entries(response.auditAnnotations)) attrs.addAnnotation?.(`${hook.name}/${k}`, v);
+  for (const [k, v] of Object.entries(response.auditAnnotations))
+    attrs.addAnnotation?.(`${hook.name}/${k}`, v);
   for (const w of response.warnings) attrs.addWarning?.(w);
   if (!response.allowed) throw webhookDenied(hook.name, response.result);
   return response;

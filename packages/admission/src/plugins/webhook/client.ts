@@ -46,9 +46,12 @@ function goTransportError(url: URL, err: unknown): string {
     if (code === 'ECONNREFUSED') return `dial tcp ${host}: connect: connection refused`;
     if (code === 'ENOTFOUND') return `dial tcp: lookup ${url.hostname}: no such host`;
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'EOF';
-    if (TLS_UNKNOWN_AUTHORITY.has(code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-    if (code === 'CERT_HAS_EXPIRED') return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
-    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: x509: ${cur.message}`;
+    if (TLS_UNKNOWN_AUTHORITY.has(code))
+      return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+    if (code === 'CERT_HAS_EXPIRED')
+      return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+      return `tls: failed to verify certificate: x509: ${cur.message}`;
     if (cur.message) innermost = cur.message;
   }
   return innermost;
@@ -102,7 +105,10 @@ export class WebhookClients {
     } catch (err) {
       if (err instanceof StatusError)
         throw new WebhookCallError(`failed to call webhook: ${err.message}`, err.status.code ?? 500);
-      throw new WebhookCallError(`failed to call webhook: Post "${withQuery.href}": ${goTransportError(url, err)}`, 503);
+      throw new WebhookCallError(
+        `failed to call webhook: Post "${withQuery.href}": ${goTransportError(url, err)}`,
+        503,
+      );
     }
   }
 }

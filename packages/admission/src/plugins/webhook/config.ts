@@ -23,7 +23,12 @@ export interface WebhookSpec {
   readonly name: string;
   readonly clientConfig: {
     readonly url?: string;
-    readonly service?: { readonly namespace: string; readonly name: string; readonly path?: string; readonly port?: number };
+    readonly service?: {
+      readonly namespace: string;
+      readonly name: string;
+      readonly path?: string;
+      readonly port?: number;
+    };
     /** Standard base64 of a PEM bundle. */
     readonly caBundle?: string;
   };

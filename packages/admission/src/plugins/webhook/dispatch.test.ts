@@ -21,7 +21,13 @@ beforeAll(async () => {
   const serving = pki.leaf(ca, { cn: 'localhost', usage: 'server', hosts: ['127.0.0.1'] });
   webhook = await TestWebhookServer.start(serving, (call) => {
     const uid = ((call.body as Json)['request'] as Json)['uid'];
-    return { body: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, allowed: true, ...reply(call) } } };
+    return {
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: { uid, allowed: true, ...reply(call) },
+      },
+    };
   });
 });
 afterAll(async () => {
@@ -68,8 +74,11 @@ function write(operation: Operation, over: Partial<AdmissionAttributes> = {}): R
     kind: { group: '', version: 'v1', kind: 'ConfigMap' },
     namespace: 'default',
     name: 'cm',
-    object: operation === 'DELETE' ? undefined : ({ metadata: { name: 'cm', namespace: 'default' }, data: { a: '1' } } as StoredObject),
-    oldObject: operation === 'CREATE' ? undefined : ({ metadata: { name: 'cm', namespace: 'default' } } as StoredObject),
+    object:
+      operation === 'DELETE'
+        ? undefined
+        : ({ metadata: { name: 'cm', namespace: 'default' }, data: { a: '1' } } as StoredObject),
+    oldObject: operation === 'CREATE' ? undefined : { metadata: { name: 'cm', namespace: 'default' } },
     user: { name: 'alice', uid: 'u1', groups: ['dev'], extra: {} },
     dryRun: false,
     addAnnotation: (k, v) => (annotations[k] = v),
@@ -80,21 +89,36 @@ function write(operation: Operation, over: Partial<AdmissionAttributes> = {}): R
 }
 
 const chainWith = (store: Record<string, StoredObject[]>) =>
-  chainOf(['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'], depsOf({ namespaces: [{ metadata: { name: 'default' } }], ...store }));
+  chainOf(
+    ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'],
+    depsOf({ namespaces: [{ metadata: { name: 'default' } }], ...store }),
+  );
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e as StatusError).status);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => (e as StatusError).status,
+  );
 
 describe('mutating webhooks', () => {
   it('apply JSON patches in order and record them for audit', async () => {
-    reply = (call) => (call.path.startsWith('/first') ? patch([{ op: 'add', path: '/data/b', value: '2' }]) : { warnings: ['careful'], auditAnnotations: { k: 'v' } });
-    const chain = chainWith({ mutatingwebhookconfigurations: [config('cfg', [hook('first.keel.test'), hook('second.keel.test')])] });
+    reply = (call) =>
+      call.path.startsWith('/first')
+        ? patch([{ op: 'add', path: '/data/b', value: '2' }])
+        : { warnings: ['careful'], auditAnnotations: { k: 'v' } };
+    const chain = chainWith({
+      mutatingwebhookconfigurations: [config('cfg', [hook('first.keel.test'), hook('second.keel.test')])],
+    });
     const w = write('CREATE');
     await chain.admit(w.attrs);
     expect((w.attrs.object as unknown as Json)['data']).toEqual({ a: '1', b: '2' });
     expect(w.annotations).toEqual({
-      'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"cfg","webhook":"first.keel.test","mutated":true}',
-      'patch.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"cfg","webhook":"first.keel.test","patch":[{"op":"add","path":"/data/b","value":"2"}],"patchType":"JSONPatch"}',
-      'mutation.webhook.admission.k8s.io/round_0_index_1': '{"configuration":"cfg","webhook":"second.keel.test","mutated":false}',
+      'mutation.webhook.admission.k8s.io/round_0_index_0':
+        '{"configuration":"cfg","webhook":"first.keel.test","mutated":true}',
+      'patch.webhook.admission.k8s.io/round_0_index_0':
+        '{"configuration":"cfg","webhook":"first.keel.test","patch":[{"op":"add","path":"/data/b","value":"2"}],"patchType":"JSONPatch"}',
+      'mutation.webhook.admission.k8s.io/round_0_index_1':
+        '{"configuration":"cfg","webhook":"second.keel.test","mutated":false}',
       'second.keel.test/k': 'v',
     });
     expect(w.warnings).toEqual(['careful']);
@@ -108,26 +132,38 @@ describe('mutating webhooks', () => {
     const chain = chainWith({ mutatingwebhookconfigurations: [config('cfg', [hook('p.keel.test')])] });
     expect(await failure(chain.admit(write('DELETE').attrs))).toMatchObject({
       code: 500,
-      message: 'Internal error occurred: admission webhook "p.keel.test" attempted to modify the object, which is not supported for this operation',
+      message:
+        'Internal error occurred: admission webhook "p.keel.test" attempted to modify the object, which is not supported for this operation',
     });
-    expect(await failure(chain.admit(write('CREATE').attrs))).toMatchObject({ code: 500, reason: 'InternalError' });
+    expect(await failure(chain.admit(write('CREATE').attrs))).toMatchObject({
+      code: 500,
+      reason: 'InternalError',
+    });
   });
 
   it('treat a wrong answer as a failure of the webhook, subject to failurePolicy', async () => {
     reply = () => ({ uid: 'not-the-one' });
     const fail = chainWith({ mutatingwebhookconfigurations: [config('cfg', [hook('uid.keel.test')])] });
     const status = await failure(fail.admit(write('CREATE').attrs));
-    expect(status?.message).toMatch(/^Internal error occurred: failed calling webhook "uid\.keel\.test": received invalid webhook response: expected response\.uid="[0-9a-f-]+", got "not-the-one"$/);
-    const ignore = chainWith({ mutatingwebhookconfigurations: [config('cfg', [hook('uid.keel.test', { failurePolicy: 'Ignore' })])] });
+    expect(status?.message).toMatch(
+      /^Internal error occurred: failed calling webhook "uid\.keel\.test": received invalid webhook response: expected response\.uid="[0-9a-f-]+", got "not-the-one"$/,
+    );
+    const ignore = chainWith({
+      mutatingwebhookconfigurations: [config('cfg', [hook('uid.keel.test', { failurePolicy: 'Ignore' })])],
+    });
     const w = write('CREATE');
     await ignore.admit(w.attrs);
-    expect(w.annotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_0']).toBe('uid.keel.test');
+    expect(w.annotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_0']).toBe(
+      'uid.keel.test',
+    );
   });
 
   it('refuse a dry run a webhook with side effects would see', async () => {
     reply = () => ({});
     const before = webhook.calls.length;
-    const chain = chainWith({ mutatingwebhookconfigurations: [config('cfg', [hook('some.keel.test', { sideEffects: 'Some' })])] });
+    const chain = chainWith({
+      mutatingwebhookconfigurations: [config('cfg', [hook('some.keel.test', { sideEffects: 'Some' })])],
+    });
     expect(await failure(chain.admit(write('CREATE', { dryRun: true }).attrs))).toMatchObject({
       code: 400,
       reason: 'BadRequest',
@@ -139,7 +175,11 @@ describe('mutating webhooks', () => {
   it('leave writes to webhook configurations alone', async () => {
     const before = webhook.calls.length;
     const chain = chainWith({ mutatingwebhookconfigurations: [config('cfg', [hook('all.keel.test')])] });
-    const resource = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations' };
+    const resource = {
+      group: 'admissionregistration.k8s.io',
+      version: 'v1',
+      resource: 'mutatingwebhookconfigurations',
+    };
     await chain.admit(write('CREATE', { resource, namespace: '' }).attrs);
     expect(webhook.calls.length).toBe(before);
   });
@@ -148,8 +188,17 @@ describe('mutating webhooks', () => {
 describe('validating webhooks', () => {
   it('refuse with the first refusal in webhook order, and may not patch', async () => {
     reply = (call) =>
-      call.path.startsWith('/one') ? { allowed: false, status: { message: 'one says no', code: 422 } } : call.path.startsWith('/two') ? { allowed: false } : {};
-    const chain = chainWith({ validatingwebhookconfigurations: [config('b', [hook('two.keel.test')]), config('a', [hook('one.keel.test')])] });
+      call.path.startsWith('/one')
+        ? { allowed: false, status: { message: 'one says no', code: 422 } }
+        : call.path.startsWith('/two')
+          ? { allowed: false }
+          : {};
+    const chain = chainWith({
+      validatingwebhookconfigurations: [
+        config('b', [hook('two.keel.test')]),
+        config('a', [hook('one.keel.test')]),
+      ],
+    });
     expect(await failure(chain.validate(write('CREATE').attrs))).toEqual({
       kind: 'Status',
       apiVersion: 'v1',

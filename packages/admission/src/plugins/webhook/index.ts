@@ -14,7 +14,13 @@ import { validatingWebhookPlugin } from './validating.js';
 
 export { mutatingWebhookPlugin } from './mutating.js';
 export { validatingWebhookPlugin } from './validating.js';
-export { ruleMatches, objectSelectorMatches, namespaceSelectorMatches, shouldCall, isExemptResource } from './match.js';
+export {
+  ruleMatches,
+  objectSelectorMatches,
+  namespaceSelectorMatches,
+  shouldCall,
+  isExemptResource,
+} from './match.js';
 export { WebhookClients, type ClientIdentity } from './client.js';
 export type { WebhookPluginDeps } from './plugin-deps.js';
 
@@ -28,7 +34,10 @@ function readIdentity(flags: AdmissionFlags): ClientIdentity | undefined {
       throw new ConfigFileError(`--${flag}: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
-  return { cert: read('proxy-client-cert-file', files.certFile), key: read('proxy-client-key-file', files.keyFile) };
+  return {
+    cert: read('proxy-client-cert-file', files.certFile),
+    key: read('proxy-client-key-file', files.keyFile),
+  };
 }
 
 function namespaceLabels(deps: AdmissionPluginDeps): NamespaceLabels {
@@ -51,7 +60,8 @@ function webhookDefinition(
     prepare(config, flags) {
       if (config) throw new ConfigFileError(`${config.source}: ${name} takes no configuration`);
       const clients = new WebhookClients(readIdentity(flags));
-      return (deps) => build({ configurations: deps.objects(resource), namespaces: namespaceLabels(deps), clients });
+      return (deps) =>
+        build({ configurations: deps.objects(resource), namespaces: namespaceLabels(deps), clients });
     },
   };
 }

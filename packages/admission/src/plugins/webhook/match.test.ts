@@ -1,16 +1,21 @@
 import type { StatusError } from '@keel/apimachinery';
 import { describe, expect, it } from 'vitest';
-import type { AdmissionAttributes, Operation } from '../../index.js';
+import type { AdmissionAttributes } from '../../index.js';
 import { isExemptResource, objectSelectorMatches, ruleMatches, shouldCall } from './index.js';
 import type { NamespaceLabels } from './match.js';
 import type { WebhookRule, WebhookSpec } from './config.js';
 
 const admin = { name: 'admin', uid: '', groups: ['system:masters'], extra: {} };
 
-function attrs(over: Partial<AdmissionAttributes> & { labels?: Record<string, string>; oldLabels?: Record<string, string> } = {}): AdmissionAttributes {
+function attrs(
+  over: Partial<AdmissionAttributes> & {
+    labels?: Record<string, string>;
+    oldLabels?: Record<string, string>;
+  } = {},
+): AdmissionAttributes {
   const { labels, oldLabels, ...rest } = over;
   return {
-    operation: 'CREATE' as Operation,
+    operation: 'CREATE',
     resource: { group: '', version: 'v1', resource: 'pods' },
     subresource: '',
     kind: { group: '', version: 'v1', kind: 'Pod' },
@@ -42,7 +47,9 @@ const hook = (over: Partial<WebhookSpec> = {}): WebhookSpec => ({
   ...over,
 });
 
-const namespaces = (labels: Record<string, Record<string, string>>): NamespaceLabels & { asked: string[] } => {
+const namespaces = (
+  labels: Record<string, Record<string, string>>,
+): NamespaceLabels & { asked: string[] } => {
   const asked: string[] = [];
   return {
     asked,
@@ -79,7 +86,11 @@ describe('rules', () => {
   });
 
   it('match the scope: a namespace object is cluster-scoped', () => {
-    const ns = attrs({ resource: { group: '', version: 'v1', resource: 'namespaces' }, namespace: '', name: 'team' });
+    const ns = attrs({
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+      namespace: '',
+      name: 'team',
+    });
     const node = attrs({ resource: { group: '', version: 'v1', resource: 'nodes' }, namespace: '' });
     const any = { resources: ['*'] };
     expect(ruleMatches(rule({ ...any, scope: 'Namespaced' }), attrs())).toBe(true);
@@ -91,7 +102,8 @@ describe('rules', () => {
   });
 
   it('exempt admission configuration itself', () => {
-    const res = (resource: string, group = 'admissionregistration.k8s.io') => attrs({ resource: { group, version: 'v1', resource } });
+    const res = (resource: string, group = 'admissionregistration.k8s.io') =>
+      attrs({ resource: { group, version: 'v1', resource } });
     expect(isExemptResource(res('mutatingwebhookconfigurations'))).toBe(true);
     expect(isExemptResource(res('validatingwebhookconfigurations'))).toBe(true);
     expect(isExemptResource(res('mutatingwebhookconfigurations', 'example.com'))).toBe(false);
@@ -101,11 +113,20 @@ describe('rules', () => {
 
 describe('selectors', () => {
   it('objectSelector matches the new or the old object', () => {
-    const h = hook({ objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['web'] }] } });
+    const h = hook({
+      objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['web'] }] },
+    });
     expect(objectSelectorMatches(h, attrs({ labels: { tier: 'web' } }))).toBe(true);
     expect(objectSelectorMatches(h, attrs({ labels: { tier: 'db' } }))).toBe(false);
-    expect(objectSelectorMatches(h, attrs({ operation: 'UPDATE', labels: { tier: 'db' }, oldLabels: { tier: 'web' } }))).toBe(true);
-    expect(objectSelectorMatches(h, attrs({ operation: 'DELETE', object: undefined, oldLabels: { tier: 'web' } }))).toBe(true);
+    expect(
+      objectSelectorMatches(
+        h,
+        attrs({ operation: 'UPDATE', labels: { tier: 'db' }, oldLabels: { tier: 'web' } }),
+      ),
+    ).toBe(true);
+    expect(
+      objectSelectorMatches(h, attrs({ operation: 'DELETE', object: undefined, oldLabels: { tier: 'web' } })),
+    ).toBe(true);
     expect(objectSelectorMatches(hook(), attrs())).toBe(true);
   });
 
@@ -116,21 +137,44 @@ describe('selectors', () => {
     expect(await shouldCall(h, attrs({ namespace: 'dev' }), ns)).toBe(false);
     const nsHook = hook({ ...h, rules: [rule({ resources: ['namespaces'] })] });
     const nsWrite = (labels: Record<string, string>) =>
-      attrs({ resource: { group: '', version: 'v1', resource: 'namespaces' }, namespace: '', name: 'new', labels });
+      attrs({
+        resource: { group: '', version: 'v1', resource: 'namespaces' },
+        namespace: '',
+        name: 'new',
+        labels,
+      });
     ns.asked.length = 0;
     expect(await shouldCall(nsHook, nsWrite({ env: 'prod' }), ns)).toBe(true);
     expect(await shouldCall(nsHook, nsWrite({ env: 'dev' }), ns)).toBe(false);
     expect(ns.asked).toEqual([]);
     // Cluster-scoped objects other than namespaces are never exempted by it.
     const nodeHook = hook({ ...h, rules: [rule({ resources: ['nodes'] })] });
-    expect(await shouldCall(nodeHook, attrs({ resource: { group: '', version: 'v1', resource: 'nodes' }, namespace: '' }), ns)).toBe(true);
+    expect(
+      await shouldCall(
+        nodeHook,
+        attrs({ resource: { group: '', version: 'v1', resource: 'nodes' }, namespace: '' }),
+        ns,
+      ),
+    ).toBe(true);
   });
 
   it('a missing namespace is a 404 only for a webhook whose rules match', async () => {
     const h = hook({ namespaceSelector: { matchLabels: { env: 'prod' } } });
     const ns = namespaces({});
-    const err = (await shouldCall(h, attrs({ namespace: 'gone' }), ns).catch((e: unknown) => e)) as StatusError;
-    expect(err.status).toMatchObject({ code: 404, reason: 'NotFound', message: 'namespaces "gone" not found' });
-    expect(await shouldCall(hook({ ...h, rules: [rule({ apiGroups: ['apps'] })] }), attrs({ namespace: 'gone' }), ns)).toBe(false);
+    const err = (await shouldCall(h, attrs({ namespace: 'gone' }), ns).catch(
+      (e: unknown) => e,
+    )) as StatusError;
+    expect(err.status).toMatchObject({
+      code: 404,
+      reason: 'NotFound',
+      message: 'namespaces "gone" not found',
+    });
+    expect(
+      await shouldCall(
+        hook({ ...h, rules: [rule({ apiGroups: ['apps'] })] }),
+        attrs({ namespace: 'gone' }),
+        ns,
+      ),
+    ).toBe(false);
   });
 });

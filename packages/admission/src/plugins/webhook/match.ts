@@ -3,7 +3,13 @@
  * namespace and object matchers): the namespace selector, then the object selector, then the
  * rules; a namespace that cannot be found is only an error for a webhook whose rules match.
  */
-import { internalError, labelSelectorFromSpec, notFound, StatusError, type LabelSelector } from '@keel/apimachinery';
+import {
+  internalError,
+  labelSelectorFromSpec,
+  notFound,
+  StatusError,
+  type LabelSelector,
+} from '@keel/apimachinery';
 import type { AdmissionAttributes, AdmittedObject } from '../../attributes.js';
 import type { WebhookRule, WebhookSelector, WebhookSpec } from './config.js';
 
@@ -34,7 +40,8 @@ function isNamespaceObject(attrs: AdmissionAttributes): boolean {
 
 /** The namespace a write is in; a namespace object is "in" itself. */
 function namespaceOf(attrs: AdmissionAttributes): string {
-  if (isNamespaceObject(attrs)) return attrs.name || (attrs.object?.metadata.name ?? attrs.oldObject?.metadata.name ?? '');
+  if (isNamespaceObject(attrs))
+    return attrs.name || (attrs.object?.metadata.name ?? attrs.oldObject?.metadata.name ?? '');
   return attrs.namespace;
 }
 
@@ -105,7 +112,11 @@ export async function namespaceSelectorMatches(
   if (name === '' && !isNamespaceObject(attrs)) return true;
   const selector = parsedSelector(hook.namespaceSelector);
   if (selector.isEmpty()) return true;
-  if (isNamespaceObject(attrs) && attrs.subresource === '' && (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE'))
+  if (
+    isNamespaceObject(attrs) &&
+    attrs.subresource === '' &&
+    (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE')
+  )
     return selector.matches(labelsOf(attrs.object));
   const labels = await namespaces.labelsOf(name);
   if (labels === undefined) return notFound({ group: '', resource: 'namespaces' }, name);

@@ -52,10 +52,17 @@ function applyPatch(
     throw new CallFailure(name, `received undecodable patch in webhook response: ${causeText(err)}`);
   }
   if (!Array.isArray(ops))
-    throw new CallFailure(name, 'received undecodable patch in webhook response: json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+    throw new CallFailure(
+      name,
+      'received undecodable patch in webhook response: json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+    );
   if (ops.length === 0) return false;
   if (!attrs.object)
-    throw internalError(new Error(`admission webhook ${JSON.stringify(name)} attempted to modify the object, which is not supported for this operation`));
+    throw internalError(
+      new Error(
+        `admission webhook ${JSON.stringify(name)} attempted to modify the object, which is not supported for this operation`,
+      ),
+    );
   const before = ctx.codec.encode(attrs.object);
   let patched: JsonValue;
   try {
@@ -63,7 +70,12 @@ function applyPatch(
   } catch (err) {
     throw internalError(new Error(causeText(err)));
   }
-  annotate(PATCH_PREFIX, { configuration: webhook.configurationName, webhook: name, patch: ops, patchType: 'JSONPatch' });
+  annotate(PATCH_PREFIX, {
+    configuration: webhook.configurationName,
+    webhook: name,
+    patch: ops,
+    patchType: 'JSONPatch',
+  });
   let decoded;
   try {
     decoded = ctx.codec.decode(patched);
@@ -98,12 +110,20 @@ async function runRound(
       changed = applyPatch(ctx, attrs, webhook, response, annotate);
     } catch (err) {
       if (!(err instanceof CallFailure)) {
-        annotate(MUTATION_PREFIX, { configuration: webhook.configurationName, webhook: hook.name, mutated: false });
+        annotate(MUTATION_PREFIX, {
+          configuration: webhook.configurationName,
+          webhook: hook.name,
+          mutated: false,
+        });
         throw err;
       }
       failure = err;
     }
-    annotate(MUTATION_PREFIX, { configuration: webhook.configurationName, webhook: hook.name, mutated: changed });
+    annotate(MUTATION_PREFIX, {
+      configuration: webhook.configurationName,
+      webhook: hook.name,
+      mutated: changed,
+    });
     if (changed) {
       for (const uid of state.previouslyInvoked) state.reinvoke.add(uid);
       state.previouslyInvoked.clear();

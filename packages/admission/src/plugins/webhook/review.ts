@@ -15,7 +15,12 @@ export function reviewVersion(hook: WebhookSpec): ReviewVersion | undefined {
   return (hook.admissionReviewVersions ?? []).find((v): v is ReviewVersion => v === 'v1' || v === 'v1beta1');
 }
 
-const OPTIONS_KIND = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions', CONNECT: '' } as const;
+const OPTIONS_KIND = {
+  CREATE: 'CreateOptions',
+  UPDATE: 'UpdateOptions',
+  DELETE: 'DeleteOptions',
+  CONNECT: '',
+} as const;
 
 /** The review of one write; `object`/`oldObject` are already in their wire form. */
 export function admissionReview(
@@ -69,28 +74,37 @@ export interface ReviewResponse {
   readonly warnings: readonly string[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function gvkString(apiVersion: string, kind: string): string {
   const slash = apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  const [group, version] =
+    slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
   return `${group}/${version}, Kind=${kind}`;
 }
 
 /** verifyPatch. */
 function checkPatch(patchType: string, patch: string, mutating: boolean): void {
   if (patch === '') {
-    if (patchType !== '') throw new Error(`webhook returned patchType=${JSON.stringify(patchType)} with no patch`);
+    if (patchType !== '')
+      throw new Error(`webhook returned patchType=${JSON.stringify(patchType)} with no patch`);
     return;
   }
   if (!mutating) throw new Error('validating webhook may not return response.patch');
   if (patchType === '') throw new Error('webhook returned response.patch but not response.patchType');
-  if (patchType !== 'JSONPatch') throw new Error(`webhook returned invalid response.patchType of ${JSON.stringify(patchType)}`);
+  if (patchType !== 'JSONPatch')
+    throw new Error(`webhook returned invalid response.patchType of ${JSON.stringify(patchType)}`);
 }
 
 /** VerifyAdmissionResponse; throws an Error whose message follows `received invalid webhook response: `. */
-export function verifyResponse(version: ReviewVersion, uid: string, answer: unknown, mutating: boolean): ReviewResponse {
+export function verifyResponse(
+  version: ReviewVersion,
+  uid: string,
+  answer: unknown,
+  mutating: boolean,
+): ReviewResponse {
   const review = isRecord(answer) ? answer : {};
   const response = review['response'];
   if (!isRecord(response)) throw new Error('webhook response was absent');
@@ -101,7 +115,10 @@ export function verifyResponse(version: ReviewVersion, uid: string, answer: unkn
     const got = gvkString(str(review['apiVersion']), str(review['kind']));
     const want = 'admission.k8s.io/v1, Kind=AdmissionReview';
     if (got !== want) throw new Error(`expected webhook response of ${want}, got ${got}`);
-    if (str(response['uid']) !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(str(response['uid']))}`);
+    if (str(response['uid']) !== uid)
+      throw new Error(
+        `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(str(response['uid']))}`,
+      );
   } else if (patch !== '' && mutating && patchType === '') {
     // v1beta1 answers were never checked this strictly: a bare patch is a JSON patch.
     patchType = 'JSONPatch';
@@ -111,9 +128,11 @@ export function verifyResponse(version: ReviewVersion, uid: string, answer: unkn
   const warnings = Array.isArray(response['warnings']) ? response['warnings'] : [];
   return {
     allowed: response['allowed'] === true,
-    result: isRecord(response['status']) ? (response['status'] as Partial<Status>) : undefined,
+    result: isRecord(response['status']) ? response['status'] : undefined,
     patch: patch === '' ? undefined : patch,
-    auditAnnotations: Object.fromEntries(Object.entries(annotations).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    auditAnnotations: Object.fromEntries(
+      Object.entries(annotations).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ),
     warnings: warnings.filter((w): w is string => typeof w === 'string'),
   };
 }
