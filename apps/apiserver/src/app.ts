@@ -90,7 +90,7 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
     const auditor = buildAuditor(config.audit, auditLog);
     const admission = prepareAdmission(config.admission.plugins, {
       configFile: config.admission.configFile,
-      flags: config.podPolicy,
+      flags: { ...config.podPolicy, webhookClientCertificate: config.proxyClient.certificate },
     });
     const serviceAccounts = buildServiceAccountIssuer(config.authentication, {
       externalHost: config.serverRun.externalHostname || config.advertiseAddress || hostname(),

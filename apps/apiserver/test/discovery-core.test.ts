@@ -102,6 +102,7 @@ describe('discovery of the scheduler resources', () => {
       'authentication.k8s.io',
       'authorization.k8s.io',
       'rbac.authorization.k8s.io',
+      'admissionregistration.k8s.io',
       'scheduling.k8s.io',
       'coordination.k8s.io',
     ]);

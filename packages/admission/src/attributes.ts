@@ -19,6 +19,16 @@ export interface GroupVersionKind {
 /** What admission reads and, in the mutating phase, changes in place: any stored object. */
 export type AdmittedObject = StoredObject;
 
+/**
+ * An object's wire form (the versioned JSON a client sends and reads, kind and apiVersion
+ * included) and back, with the version's defaults: what webhooks are sent and patch.
+ */
+export interface ObjectCodec {
+  encode(obj: AdmittedObject): Record<string, unknown>;
+  /** Throws a StatusError (400) when `wire` is not a valid object of the kind. */
+  decode(wire: unknown): AdmittedObject;
+}
+
 /** One write as the plugins see it (kube's admission.Attributes). */
 export interface AdmissionAttributes {
   readonly operation: Operation;
@@ -41,6 +51,8 @@ export interface AdmissionAttributes {
    * request is not audited.
    */
   readonly addAnnotation?: (key: string, value: string) => void;
+  /** The resource's wire codec (the registry's view); absent where a caller has none. */
+  readonly codec?: ObjectCodec;
   /** Sends the client a warning (a `Warning: 299` header; kubectl prints it). Absent outside a request. */
   readonly addWarning?: (text: string) => void;
 }

@@ -3,6 +3,7 @@ export type {
   AdmittedObject,
   GroupVersionKind,
   GroupVersionResource,
+  ObjectCodec,
   Operation,
 } from './attributes.js';
 export type { Admission, AdmissionPlugin } from './plugin.js';

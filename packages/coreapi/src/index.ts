@@ -185,3 +185,5 @@ export {
   type ResourceQuotaSpec,
   type ScopedResourceSelectorRequirement,
 } from './resourcequota.js';
+
+export * from './admissionregistration/index.js';

@@ -73,6 +73,7 @@ const entries: [string, string[]][] = [
   ['authorization.k8s.io/v1beta1', reviews.authz],
   ['scheduling.k8s.io/v1', withLists(['PriorityClass'])],
   ['rbac.authorization.k8s.io/v1', withLists(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'])],
+  ['admissionregistration.k8s.io/v1', withLists(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])],
 ];
 
 export const coreScheme: Scheme = new Map(

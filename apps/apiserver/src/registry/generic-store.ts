@@ -109,6 +109,8 @@ export class GenericStore<I extends InternalObject> {
       oldObject,
       user: ctx.user,
       dryRun: ctx.dryRun,
+      // Webhooks see and patch the object in this view's wire form.
+      codec: { encode: (o) => v.encode(o as I), decode: (wire) => v.decode(wire).object },
       ...(ctx.annotate ? { addAnnotation: ctx.annotate } : {}),
       ...(ctx.warn ? { addWarning: ctx.warn } : {}),
     };

@@ -14,6 +14,7 @@ import { installResourceQuotas } from './resourcequotas/index.js';
 import { installReviews, type ReviewDeps } from './reviews.js';
 import { installSecrets } from './secrets/index.js';
 import { installServiceAccounts, type TokenRequestSettings } from './serviceaccounts/index.js';
+import { installWebhookConfigurations } from './webhookconfigurations/index.js';
 
 export interface ClusterResourceDeps extends ReviewDeps {
   /** --allow-privileged: whether pod validation admits privileged containers. */
@@ -27,8 +28,9 @@ export interface ClusterResourceDeps extends ReviewDeps {
 /**
  * What a scheduler (and its leader election and delegated authentication) needs beyond
  * namespaces and events: nodes, pods and their binding, configmaps, endpoints, leases and the
- * review APIs, and PriorityClasses. Installed after events, so the groups keep the real server's
- * order in /apis (events, authentication, authorization, rbac, scheduling, coordination).
+ * review APIs, webhook configurations and PriorityClasses. Installed after events, so the groups keep
+ * the real server's order in /apis (events, authentication, authorization, rbac,
+ * admissionregistration, scheduling, coordination).
  */
 export function installClusterResources(
   dispatcher: ResourceDispatcher,
@@ -50,6 +52,7 @@ export function installClusterResources(
       authorizer: deps.authorizer,
       resolver: deps.rbacResolver,
     }),
+    ...installWebhookConfigurations(dispatcher, storage, defaults),
     ...installPriorityClasses(dispatcher, storage, defaults),
     ...installLeases(dispatcher, storage, defaults),
   ];
