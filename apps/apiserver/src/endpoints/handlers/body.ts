@@ -10,23 +10,24 @@ import { parse as parseYaml } from 'yaml';
 import { auditRequestBody } from '../../filters/audit.js';
 import { decodeProtobufObject, decodesProtobuf, PROTOBUF } from './protobuf-body.js';
 
-/** Reads the whole body, refusing more than `limit` bytes with a 413 (before reading, when the length says so). */
 /** How much of an oversized body is read and discarded so the 413 reaches the client. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 /**
- * Reads the whole body, refusing more than `limit` bytes with a 413 (before reading, when the
- * length says so). An oversized body is read to its end and discarded: leaving it unread (or
+ * Reads the whole body, refusing more than `limit` bytes with a 413 (a declared length over it
+ * is known to be refused before any byte arrives). An oversized body is read to its end and discarded: leaving it unread (or
  * destroying the request, which is what leaving a `for await` does) closes a socket with unread
  * data, and TCP's reset can swallow the 413. Past DRAIN_LIMIT the client is not worth waiting for.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) return Promise.reject(requestEntityTooLarge(limit));
+  // A declared length over the limit is refused without reading it, but still drained (when
+  // the drain is worth it), or the client may still be writing when the socket closes.
+  if (declared > DRAIN_LIMIT) return Promise.reject(requestEntityTooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
+    let tooLarge = declared > limit;
     const done = (err?: Error) => {
       req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
       if (err !== undefined) reject(err);
