@@ -3,10 +3,7 @@
  * JSON file and validates it as kube-apiserver does. A problem becomes one line naming the file,
  * the field and what was expected, because the daemon prints it as its exit message.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parse } from 'yaml';
-import { describeZodIssues } from '@keel/config-file';
+import { describeZodIssues, readConfigDocument } from '@keel/config-file';
 import { z } from 'zod';
 import { AUDIT_VERSIONS, LEVELS, STAGES, type Level, type Stage } from './types.js';
 
@@ -75,22 +72,13 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 
 /** Reads and validates `path`; throws PolicyError with one line. */
 export function loadPolicyFile(path: string): Policy {
-  const file = resolve(path);
-  const fail = (problem: string) => new PolicyError(`audit policy file ${file}: ${problem}`);
-  let text: string;
+  let read: { readonly file: string; readonly doc: unknown };
   try {
-    text = readFileSync(file, 'utf8');
+    read = readConfigDocument(path, 'audit policy file');
   } catch (err) {
-    throw fail(`cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new PolicyError((err as Error).message);
   }
-  let doc: unknown;
-  try {
-    // YAML 1.2 is a superset of JSON, so one parser reads both forms.
-    doc = parse(text, { uniqueKeys: true });
-  } catch (err) {
-    throw fail(`not valid YAML or JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
-  }
-  return parsePolicy(doc, fail);
+  return parsePolicy(read.doc, (problem) => new PolicyError(`audit policy file ${read.file}: ${problem}`));
 }
 
 /** Validates an already decoded document; `fail` words the error. */
