@@ -92,8 +92,9 @@ export class Cluster {
   }
 
   /**
-   * What the node lifecycle controller does once a node reports Ready: it lifts the
-   * `node.kubernetes.io/not-ready:NoSchedule` taint TaintNodesByCondition gave the new node.
+   * Lifts the `node.kubernetes.io/not-ready:NoSchedule` taint TaintNodesByCondition gave the new
+   * node at once: the API server's node taint controller does it too, but a suite that counts
+   * scheduling attempts should not depend on when.
    */
   async markReady(name: string): Promise<void> {
     const r = await this.api.request('PATCH', `/api/v1/nodes/${name}`, {

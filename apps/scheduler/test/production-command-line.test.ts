@@ -150,14 +150,8 @@ describe('the production command line (Node,RBAC on Redis) with the scheduler be
       status: { capacity: resources, allocatable: resources },
     });
     expect(node.status).toBe(201);
-    // The node lifecycle controller's part once the node is Ready: lift the not-ready taint
-    // TaintNodesByCondition gave it.
-    const created = node.json as { metadata: Record<string, unknown>; spec?: Record<string, unknown> };
-    const ready = await call('PUT', '/api/v1/nodes/worker-1', {
-      ...created,
-      spec: { ...created.spec, taints: [] },
-    });
-    expect(ready.status).toBe(200);
+    // TaintNodesByCondition tainted it not-ready; the API server's node taint controller lifts
+    // the taint (the node reports no NotReady condition) and the scheduler then places the pod.
     const pod = await call('POST', '/api/v1/namespaces/default/pods', {
       apiVersion: 'v1',
       kind: 'Pod',
