@@ -67,8 +67,12 @@ export function compareGoStrings(a: string, b: string): number {
  * (`<`, `>`, `&`, U+2028, U+2029) and U+FFFD for lone surrogates. Keys keep insertion order,
  * which is the struct field order for the objects this code builds.
  */
+// What may need rewriting; testing for it first spares the common text a second pass.
+const marshalRewrites = /[<>&\u2028\u2029]|\\u[dD][89a-fA-F]/;
+
 export function goJsonMarshal(value: unknown): string {
   const text = JSON.stringify(value) ?? 'null';
+  if (!marshalRewrites.test(text)) return text;
   // Escaped backslashes are matched first so that a literal "\\ud800" in a string is left alone.
   return text.replace(/\\\\|\\u[dD][89a-fA-F][0-9a-fA-F]{2}|[<>&\u2028\u2029]/g, (m) => {
     if (m === '\\\\') return m;

@@ -20,6 +20,7 @@ export class BatchSink implements Sink {
   /** Accepted events not yet handed to the backend, throttled batches included. */
   private buffer: AuditEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   /** The timer fired (or shutdown began): send a batch even if it is short. */
   private flushDue = false;
   private pumping: Promise<void> | undefined;
@@ -53,15 +54,30 @@ export class BatchSink implements Sink {
       }
       this.buffer.push(ev);
     }
-    if (this.buffer.length > 0 && !this.timer && !this.flushDue) {
-      this.timer = setTimeout(() => {
+    this.schedule();
+    return Promise.resolve(true);
+  }
+
+  /**
+   * A full batch (or any batch, when max wait is zero) goes out on the next turn of the event
+   * loop, as kube hands it to its batch goroutine: the request that filled it is answered first,
+   * and a burst of requests is sent in one go. A short batch waits for max wait, on one timer.
+   */
+  private schedule(): void {
+    if (this.buffer.length === 0 || this.stopped) return;
+    if (this.buffer.length >= this.opts.maxBatchSize || this.opts.maxBatchWaitMs === 0) {
+      this.immediate ??= setImmediate(() => {
+        this.immediate = undefined;
+        if (this.opts.maxBatchWaitMs === 0) this.flushDue = true;
+        this.pump();
+      });
+    } else {
+      this.timer ??= setTimeout(() => {
         this.timer = undefined;
         this.flushDue = true;
         this.pump();
       }, this.opts.maxBatchWaitMs);
     }
-    if (this.buffer.length >= this.opts.maxBatchSize) this.pump();
-    return Promise.resolve(true);
   }
 
   /** Hands batches to the backend, one throttle token each, while there are batches to send. */
@@ -71,6 +87,7 @@ export class BatchSink implements Sink {
       // Events that arrived while the last token was awaited.
       if (this.buffer.length >= this.opts.maxBatchSize || (this.flushDue && this.buffer.length > 0))
         this.pump();
+      else this.schedule();
     });
   }
 
@@ -78,7 +95,11 @@ export class BatchSink implements Sink {
     while (this.buffer.length >= this.opts.maxBatchSize || (this.flushDue && this.buffer.length > 0)) {
       await this.limiter?.wait();
       const batch = this.buffer.splice(0, this.opts.maxBatchSize);
-      if (batch.length < this.opts.maxBatchSize || this.buffer.length === 0) this.flushDue = this.stopped;
+      if (this.buffer.length === 0) {
+        // What the timer waited for has gone; the next short batch starts its own wait.
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = undefined;
+      }
       // Batches are written concurrently, as kube's goroutine per batch; shutdown waits for all.
       const sent: Promise<void> = this.backend
         .write(batch)
@@ -91,20 +112,16 @@ export class BatchSink implements Sink {
         })
         .finally(() => this.inFlight.delete(sent));
       this.inFlight.add(sent);
-      if (this.buffer.length > 0 && !this.timer && !this.flushDue) {
-        this.timer = setTimeout(() => {
-          this.timer = undefined;
-          this.flushDue = true;
-          this.pump();
-        }, this.opts.maxBatchWaitMs);
-      }
     }
+    this.flushDue = this.stopped;
   }
 
   async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = undefined;
     this.flushDue = true;
     this.pump();
     while (this.pumping) await this.pumping;

@@ -21,14 +21,26 @@ function dateTime(d: Date): string {
   );
 }
 
+// Every event formats two or more times within the same second: the date part is kept.
+let lastSeconds = Number.NaN;
+let lastDateTime = '';
+
+function utcDateTime(seconds: number): string {
+  if (seconds !== lastSeconds) {
+    lastDateTime = dateTime(new Date(seconds * 1000));
+    lastSeconds = seconds;
+  }
+  return lastDateTime;
+}
+
 /** metav1.MicroTime on the wire: UTC, six fraction digits. */
 export function formatMicro(t: Instant): string {
-  return `${dateTime(new Date(t.seconds * 1000))}.${pad(t.micros, 6)}Z`;
+  return `${utcDateTime(t.seconds)}.${pad(t.micros, 6)}Z`;
 }
 
 /** metav1.Time on the wire: UTC, whole seconds. */
 export function formatSeconds(t: Instant): string {
-  return `${dateTime(new Date(t.seconds * 1000))}Z`;
+  return `${utcDateTime(t.seconds)}Z`;
 }
 
 /**

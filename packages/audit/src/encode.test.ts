@@ -91,4 +91,60 @@ describe('JSON encoding', () => {
     expect(list).toMatchObject({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {} });
     expect((list['items'] as unknown[]).length).toBe(2);
   });
+
+  it('keeps Go order and sorted map keys however the event was filled in', () => {
+    const text = encodeEvent(
+      {
+        ...event,
+        user: { username: 'jane', extra: { zeta: ['1'], alpha: ['<2>'] } },
+        // uid and resourceVersion arrive last, from the decoded body.
+        objectRef: { subresource: 'status', resource: 'pods', name: 'p', uid: 'u-1', resourceVersion: '7' },
+        annotations: { 'z.example/b': '1', 'a.example/a': '2' },
+      },
+      'audit.k8s.io/v1',
+    );
+    expect(text).toContain('"user":{"username":"jane","extra":{"alpha":["\\u003c2\\u003e"],"zeta":["1"]}}');
+    expect(text).toContain(
+      '"objectRef":{"resource":"pods","name":"p","uid":"u-1","resourceVersion":"7","subresource":"status"}',
+    );
+    expect(text).toContain('"annotations":{"a.example/a":"2","z.example/b":"1"}}');
+  });
+
+  it('escapes strings as Go does: quotes, controls, HTML characters, lone surrogates', () => {
+    const agent = 'a "q" \\ \t \u2028 <b> \ud800 \u{1f600}';
+    const wire = encodeEvent({ ...event, userAgent: agent }, 'audit.k8s.io/v1');
+    expect(wire).toContain('"userAgent":"a \\"q\\" \\\\ \\t \\u2028 \\u003cb\\u003e \\ufffd \u{1f600}"');
+    expect((JSON.parse(wire) as { userAgent: string }).userAgent).toBe(agent.replace('\ud800', '\ufffd'));
+  });
+
+  it('carries the objects and a Status with details as they are', () => {
+    const wire = JSON.parse(
+      encodeEvent(
+        {
+          ...event,
+          requestObject: { kind: 'Pod', metadata: { name: 'p' } },
+          responseObject: { kind: 'Status', code: 409 },
+          responseStatus: {
+            metadata: {},
+            status: 'Failure',
+            message: 'pods "p" already exists',
+            reason: 'AlreadyExists',
+            details: { name: 'p', kind: 'pods' },
+            code: 409,
+          },
+        },
+        'audit.k8s.io/v1',
+      ),
+    ) as Record<string, unknown>;
+    expect(wire['requestObject']).toEqual({ kind: 'Pod', metadata: { name: 'p' } });
+    expect(wire['responseObject']).toEqual({ kind: 'Status', code: 409 });
+    expect(Object.keys(wire['responseStatus'] as object)).toEqual([
+      'metadata',
+      'status',
+      'message',
+      'reason',
+      'details',
+      'code',
+    ]);
+  });
 });

@@ -22,7 +22,7 @@ export {
   type GroupResources,
 } from './policy.js';
 export { evaluatePolicy, type AuditDecision } from './policy-checker.js';
-export { encodeEvent, encodeEventList, legacyLine, wireEvent } from './encode.js';
+export { encodeEvent, encodeEventList, legacyLine } from './encode.js';
 export { nowInstant } from './clock.js';
 export { sourceIPs } from './source-ips.js';
 export {

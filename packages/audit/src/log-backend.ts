@@ -15,22 +15,20 @@ export interface LogBackendOptions {
 }
 
 interface LineWriter {
-  write(lines: readonly Buffer[]): Promise<void>;
+  /** Writes the lines before it returns or throws. */
+  write(lines: readonly string[]): void;
   close(): Promise<void>;
 }
 
+// Node writes standard output synchronously when it is a file or a pipe.
 const stdoutWriter: LineWriter = {
-  write: (lines) =>
-    new Promise((resolve, reject) =>
-      process.stdout.write(Buffer.concat(lines), (err) => (err ? reject(err) : resolve())),
-    ),
+  write: (lines) => void process.stdout.write(lines.join('')),
   close: () => Promise.resolve(),
 };
 
+/** Lines are written before write() settles, in the order the batches came. */
 export class LogBackend implements Backend {
   private readonly out: LineWriter;
-  // Writes go out one at a time so lines never interleave and sizes stay exact for rotation.
-  private tail: Promise<unknown> = Promise.resolve();
 
   /** Creates the file now: a path that cannot be written fails start-up. */
   constructor(private readonly opts: LogBackendOptions) {
@@ -47,14 +45,15 @@ export class LogBackend implements Backend {
   }
 
   write(events: readonly AuditEvent[]): Promise<void> {
-    const lines = events.map((ev) => Buffer.from(this.line(ev), 'utf8'));
-    const done = this.tail.then(() => this.out.write(lines));
-    this.tail = done.catch(() => undefined);
-    return done;
+    try {
+      this.out.write(events.map((ev) => this.line(ev)));
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
-  async close(): Promise<void> {
-    await this.tail;
-    await this.out.close();
+  close(): Promise<void> {
+    return this.out.close();
   }
 }

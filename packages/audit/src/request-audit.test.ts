@@ -57,6 +57,30 @@ describe('RequestAudit', () => {
     expect(got[1]?.user).toEqual({ username: 'jane', groups: ['dev'] });
   });
 
+  it('Request: the object is recorded as decoded, whatever the handler does to it afterwards', async () => {
+    const { a, got } = audit('Request', ['RequestReceived']);
+    const decoded = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } };
+    a.requestObject(decoded);
+    // Admission and the registry go on to fill in and change the object.
+    decoded.metadata = { name: 'cm', uid: 'u1', resourceVersion: '9' } as typeof decoded.metadata;
+    decoded.data.a = 'changed';
+    await a.complete(201);
+    expect(got[0]?.requestObject).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm' },
+      data: { a: '1' },
+    });
+  });
+
+  it('a patch is the requestObject from Request on, and names nothing', async () => {
+    const { a, got } = audit('Request', ['RequestReceived']);
+    a.requestPatch({ metadata: { name: 'other', labels: { x: 'y' } } });
+    await a.complete(200);
+    expect(got[0]?.requestObject).toEqual({ metadata: { name: 'other', labels: { x: 'y' } } });
+    expect(got[0]?.objectRef?.name).toBeUndefined();
+  });
+
   it('RequestResponse with omitManagedFields records both bodies without managedFields', async () => {
     const { a, got } = audit('RequestResponse', ['RequestReceived'], true);
     await a.received();

@@ -3,6 +3,7 @@
  * through the chain and handed to the sinks at each stage not omitted. Every stage gets its own
  * immutable copy, so a buffered event never changes after it was handed over.
  */
+import { cloneJson } from '@keel/apimachinery';
 import { nowInstant } from './clock.js';
 import type { AuditDecision } from './policy-checker.js';
 import type { Sink } from './sink.js';
@@ -124,8 +125,9 @@ export class RequestAudit {
   }
 
   /**
-   * The decoded request body of a resource request: it completes the object reference and, at
-   * level Request and above, is the event's requestObject.
+   * The decoded request object of a resource request (as the handler decoded it, whatever the
+   * media type): it completes the object reference and, at level Request and above, is the
+   * event's requestObject.
    */
   requestObject(obj: unknown): void {
     const ref = this.event.objectRef;
@@ -143,9 +145,19 @@ export class RequestAudit {
       fill('resourceVersion');
       this.event.objectRef = next;
     }
-    if (levelAtLeast(this.decision.level, 'Request')) {
-      this.event.requestObject = this.decision.omitManagedFields ? stripManagedFields(obj) : obj;
-    }
+    this.keepRequestObject(obj);
+  }
+
+  /** A patch document: the event's requestObject from level Request; it names no object. */
+  requestPatch(patch: unknown): void {
+    this.keepRequestObject(patch);
+  }
+
+  // A copy, as kube encodes it on the spot: admission and the registry go on to change the object.
+  private keepRequestObject(obj: unknown): void {
+    if (!levelAtLeast(this.decision.level, 'Request')) return;
+    const copy = cloneJson(obj);
+    this.event.requestObject = this.decision.omitManagedFields ? stripManagedFields(copy) : copy;
   }
 
   /** What the handler answered: a Status is copied into responseStatus at every level. */

@@ -92,6 +92,26 @@ describe('batch mode', () => {
     await sink.shutdown();
   });
 
+  it('a short batch after a full one still goes out after max wait', async () => {
+    const { sink, lines } = logSink({ batch: batch({ maxBatchSize: 2, maxBatchWaitMs: 150 }) });
+    await sink.process([event(0)]);
+    await sink.process([event(1)]);
+    await sleep(300);
+    expect(lines()).toEqual(['id-0', 'id-1']);
+    await sink.process([event(2)]);
+    await sleep(400);
+    expect(lines()).toEqual(['id-0', 'id-1', 'id-2']);
+    await sink.shutdown();
+  });
+
+  it('max wait zero sends every event without waiting for a batch to fill', async () => {
+    const { sink, lines } = logSink({ batch: batch({ maxBatchSize: 100, maxBatchWaitMs: 0 }) });
+    await sink.process([event(0)]);
+    await sleep(50);
+    expect(lines()).toEqual(['id-0']);
+    await sink.shutdown();
+  });
+
   it('shutdown writes what max wait still holds back', async () => {
     const { sink, lines } = logSink({ batch: batch({ maxBatchSize: 10 }) });
     for (let i = 0; i < 4; i++) await sink.process([event(i)]);
@@ -118,6 +138,31 @@ describe('blocking modes', () => {
     const { sink, lines } = logSink({ mode: 'blocking' });
     await sink.process([event(7)]);
     expect(lines()).toEqual(['id-7']);
+    await sink.shutdown();
+  });
+
+  it('concurrent requests share file writes yet keep their order, and each learns its own outcome', async () => {
+    const { sink, lines } = logSink({ mode: 'blocking-strict' });
+    const ids = Array.from({ length: 50 }, (_, i) => i);
+    expect(await Promise.all(ids.map((i) => sink.process([event(i)])))).toEqual(ids.map(() => true));
+    expect(lines()).toEqual(ids.map((i) => `id-${i}`));
+    await sink.shutdown();
+  });
+
+  it('a line longer than the file may grow fails its own request, not those written with it', async () => {
+    const { sink, lines } = logSink({
+      mode: 'blocking-strict',
+      rotation: { maxSizeBytes: 1000, maxBackups: 0, maxAgeDays: 0, compress: false },
+    });
+    const long: AuditEvent = { ...event(99), requestURI: `/${'x'.repeat(1200)}` };
+    const outcomes = await Promise.all([
+      sink.process([event(1)]),
+      sink.process([event(2)]),
+      sink.process([long]),
+      sink.process([event(3)]),
+    ]);
+    expect(outcomes).toEqual([true, true, false, true]);
+    expect(lines()).toEqual(['id-1', 'id-2', 'id-3']);
     await sink.shutdown();
   });
 });

@@ -7,7 +7,7 @@ import {
   unsupportedMediaType,
 } from '@keel/apimachinery';
 import { parse as parseYaml } from 'yaml';
-import { auditRequestBody } from '../../filters/audit.js';
+import { auditRequestObject } from '../../filters/audit.js';
 import { decodeProtobufObject, decodesProtobuf, PROTOBUF } from './protobuf-body.js';
 
 /** How much of an oversized body is read and discarded so the 413 reaches the client. */
@@ -33,9 +33,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (err !== undefined) reject(err);
       else if (tooLarge) reject(requestEntityTooLarge(limit));
       else {
-        const body = Buffer.concat(chunks);
-        auditRequestBody(req, body);
-        resolve(body);
+        resolve(Buffer.concat(chunks));
       }
     };
     const onData = (chunk: Buffer) => {
@@ -70,6 +68,12 @@ const OBJECT_TYPES = ['application/json', 'application/yaml'];
  * kinds kubectl's generators send that way.
  */
 export function decodeObjectBody(req: IncomingMessage, body: Buffer, kind: string): unknown {
+  const obj = decodeByMediaType(req, body, kind);
+  auditRequestObject(req, obj);
+  return obj;
+}
+
+function decodeByMediaType(req: IncomingMessage, body: Buffer, kind: string): unknown {
   const type = mediaType(req);
   if (type === '' || type === 'application/json' || type === '*/*') return parseObjectJson(body, kind);
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml')

@@ -13,6 +13,7 @@ import {
   type PatchType,
   type SmpSchema,
 } from '@keel/apimachinery';
+import { auditRequestPatch } from '../../filters/audit.js';
 import { pruneApplied } from '../../registry/apply-prune.js';
 import { apiVersionOf, qualifiedResource } from '../../registry/resource-view.js';
 import { writeObject } from '../respond.js';
@@ -72,6 +73,7 @@ export const patchResource: Handler = async (scope, { req, res, url, info, user 
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const isApply = type === 'application/apply-patch+yaml';
   const patch = isApply ? parseYamlText(raw.toString('utf8'), scope.view.kind) : parsePatchJson(raw);
+  auditRequestPatch(req, patch);
   const ctx = writeContext(req, res, opts, user);
   if (isApply) checkApplyConfig(patch, apiVersionOf(scope.view));
   const { obj, created } = await scope.store.update(
