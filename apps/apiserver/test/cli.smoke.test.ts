@@ -72,6 +72,11 @@ describe('keel-apiserver command line (built, plain node)', () => {
     [['--logging-format=json'], /--logging-format "json" is not supported/],
     [['--service-node-port-range=2-1'], /--service-node-port-range/],
     [['--bind-address=not-an-ip'], /--bind-address/],
+    [
+      ['--store-servers-overrides=/events#redis://127.0.0.1:1'],
+      /--store-servers-overrides is not supported yet/,
+    ],
+    [['--encryption-provider-config=/etc/enc.yaml'], /--encryption-provider-config is not supported yet/],
   ])('refuses %j with a clear line and exit 1', async (args, message) => {
     const r = await runNode(entry, args);
     expect(r.code).toBe(1);

@@ -103,6 +103,8 @@ export interface StorageBackend {
   /** Deletes objects whose TTL has passed, each with a DELETED log entry; returns how many. */
   reapExpired(): Promise<number>;
   ping(timeoutMs: number): Promise<void>;
+  /** Bytes the store holds, as its server reports them (etcd's db size); see Storage.dbSize. */
+  dbSize(): Promise<number>;
   readonly hub: EventHub;
   close(): Promise<void>;
 }

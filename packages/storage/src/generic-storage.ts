@@ -159,6 +159,10 @@ export class GenericStorage implements Storage {
     return String(await this.backend.currentRV());
   }
 
+  dbSize(): Promise<number> {
+    return this.backend.dbSize();
+  }
+
   healthCheck(timeoutMs: number): Promise<void> {
     return this.backend.ping(timeoutMs);
   }

@@ -157,6 +157,11 @@ export interface Storage {
   watch<T extends object = StoredObject>(prefix: string, opts: WatchOptions<T>): AsyncIterable<WatchEvent<T>>;
   currentResourceVersion(): Promise<string>;
   /** One round trip to the backend within `timeoutMs`; rejects with Unreachable or Timeout. */
+  /**
+   * How big the store is, for the size metric: Redis's used_memory (summed over a Cluster's
+   * masters), or the embedded store's keys and values.
+   */
+  dbSize(): Promise<number>;
   healthCheck(timeoutMs: number): Promise<void>;
   /** Same round trip, for /readyz (Kubernetes keeps the two checks apart). */
   readinessCheck(timeoutMs: number): Promise<void>;

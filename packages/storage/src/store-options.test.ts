@@ -96,7 +96,12 @@ describe('StoreOptions slice', () => {
       '--store-servers-overrides=/events#redis://ev:6379/3,coordination.k8s.io/leases#rediss://l1;rediss://l2',
     ]);
     expect(parsed.errors).toEqual([]);
-    expect(o.validate()).toEqual([]);
+    // Parsed, then refused: Keel cannot act on them yet and will not pretend to.
+    expect(o.validate()).toEqual([
+      '--store-servers-overrides is not supported yet: Keel keeps every resource on --store-servers',
+      '--encryption-provider-config is not supported yet: Keel cannot encrypt stored data, so it will not start ' +
+        'and store it in the clear',
+    ]);
     const tls = { caFile: '/pki/ca.crt', certFile: '/pki/c.crt', keyFile: '/pki/c.key' };
     expect(plain(slice())).toEqual({
       backend: {
@@ -207,7 +212,10 @@ describe('StoreOptions.validate', () => {
       ],
     ],
     // TLS files are for any rediss:// server, the overrides' included.
-    [['--store-servers-overrides=/events#rediss://ev', '--store-cafile=/ca'], []],
+    [
+      ['--store-servers-overrides=/events#rediss://ev', '--store-cafile=/ca'],
+      ['--store-servers-overrides is not supported yet: Keel keeps every resource on --store-servers'],
+    ],
     [['--store-prefix=registry'], ['--store-prefix "registry" must start with "/"']],
     [['--store-prefix='], ['--store-prefix "" must start with "/"']],
     [

@@ -97,14 +97,16 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       name: 'encryption-provider-config',
       type: t.string,
       usage:
-        'The file containing configuration for encryption providers to be used for storing secrets in the store.',
+        'The file containing configuration for encryption providers to be used for storing secrets in the store. ' +
+        'Not supported by Keel yet: setting it fails start-up rather than store secrets unencrypted against the intent.',
     });
     s.var(this, 'leaseReuseDurationSeconds', {
       name: 'lease-reuse-duration-seconds',
       type: t.int,
       usage:
         'The time in seconds that each lease is reused. A lower value could avoid large number of objects reusing ' +
-        'the same lease. Notice that a too small value may cause performance problems at storage layer.',
+        'the same lease. Notice that a too small value may cause performance problems at storage layer. ' +
+        'Meaningless for Keel: its stores give each expiring key its own TTL and have no leases to reuse; the value is only checked.',
     });
     s.var(this, 'storageBackend', {
       name: 'storage-backend',
@@ -116,7 +118,8 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       type: t.enumOf(STORAGE_MEDIA_TYPES),
       usage:
         'The media type to use to store objects in storage. Some resources or storage backends may only support a ' +
-        `specific media type and will ignore this setting. Supported media types: [${STORAGE_MEDIA_TYPES.join(', ')}].`,
+        `specific media type and will ignore this setting. Supported media types: [${STORAGE_MEDIA_TYPES.join(', ')}]. ` +
+        'Meaningless for Keel: its stores keep every object as JSON; the value is only checked.',
     });
     s.var(this, 'storeCafile', {
       name: 'store-cafile',
@@ -178,7 +181,8 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       usage:
         'Per-resource store servers overrides, comma separated. The individual override format: ' +
         'group/resource#servers, where servers are URLs, semicolon separated. Note that this applies only to ' +
-        'resources compiled into this server binary.',
+        'resources compiled into this server binary. Not supported by Keel yet: setting it fails start-up, since ' +
+        'every resource would still be kept on --store-servers.',
     });
   }
 
@@ -202,6 +206,17 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       );
       overrideUrls.push(...o.urls);
     }
+
+    // Accepting these and doing nothing would put data somewhere other than the operator said.
+    if (this.storeServersOverrides.length > 0 && errors.length === 0)
+      errors.push(
+        '--store-servers-overrides is not supported yet: Keel keeps every resource on --store-servers',
+      );
+    if (this.encryptionProviderConfig !== '')
+      errors.push(
+        '--encryption-provider-config is not supported yet: Keel cannot encrypt stored data, so it will not start ' +
+          'and store it in the clear',
+      );
 
     errors.push(...checkPaired(['store-certfile', this.storeCertfile], ['store-keyfile', this.storeKeyfile]));
     // TLS files with no TLS server to use them on are a mistake, not a harmless extra.

@@ -34,6 +34,7 @@ export class ApiServerMetrics {
   readonly requestDuration: HistogramMetric<RequestLabel>;
   readonly longRunning: GaugeMetric<RequestLabel>;
   readonly storageObjects: GaugeMetric<'resource'>;
+  readonly storageDbSize: GaugeMetric<'endpoint'>;
   private inFlight: () => InFlightCounts = () => ({ readOnly: 0, mutating: 0 });
 
   constructor(config: MetricsConfig) {
@@ -68,6 +69,11 @@ export class ApiServerMetrics {
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
       labelNames: ['resource'],
+    });
+    this.storageDbSize = r.gauge({
+      name: 'apiserver_storage_db_total_size_in_bytes',
+      help: 'Total size of the storage database file physically allocated in bytes.',
+      labelNames: ['endpoint'],
     });
   }
 

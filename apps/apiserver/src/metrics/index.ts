@@ -2,3 +2,4 @@ export { ApiServerMetrics, type InFlightCounts, type RequestLabel } from './apis
 export { withRequestMetrics } from './request-metrics-filter.js';
 export { metricsHandler } from './metrics-handler.js';
 export { pollStorageObjects, storedResources, type CountedResource } from './storage-objects.js';
+export { pollStorageSize, storeEndpoint } from './storage-size.js';

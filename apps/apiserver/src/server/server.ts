@@ -23,7 +23,14 @@ import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
 import { profilingHandler } from '../endpoints/profiling.js';
-import { ApiServerMetrics, metricsHandler, pollStorageObjects, storedResources } from '../metrics/index.js';
+import {
+  ApiServerMetrics,
+  metricsHandler,
+  pollStorageObjects,
+  pollStorageSize,
+  storedResources,
+  storeEndpoint,
+} from '../metrics/index.js';
 import { ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
 import { fromViews } from '../endpoints/discovery/groups.js';
@@ -182,6 +189,13 @@ export async function runServer(
     metrics,
     () => storedResources(views),
     config.store.countMetricPollPeriod.milliseconds,
+    shutdownInitiated.signal,
+  );
+  void pollStorageSize(
+    parts.storage,
+    metrics,
+    storeEndpoint(config.store.backend),
+    config.store.dbMetricPollInterval.milliseconds,
     shutdownInitiated.signal,
   );
   const dispatch: RequestHandler = (req, res, next) => {

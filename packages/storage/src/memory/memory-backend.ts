@@ -65,6 +65,8 @@ export class MemoryBackend implements StorageBackend {
   );
   private readonly log = new EventLog();
   private rv = 0;
+  /** Keys and values held, in UTF-16 units: close to bytes for the JSON kept here. */
+  private size = 0;
   readonly hub = new MemoryHub();
 
   constructor(private readonly clock: Clock = systemClock) {}
@@ -89,6 +91,7 @@ export class MemoryBackend implements StorageBackend {
       const expireAt = op.ttlMs === undefined ? undefined : this.clock.now() + op.ttlMs;
       this.setExpiry(op.key, cur?.expireAt, expireAt);
       if (!cur) this.countKey(op.key, 1);
+      this.size += op.value.length - (cur ? cur.value.length : -op.key.length);
       this.objects.set(op.key, { value: op.value, modRV: rv, expireAt });
       this.append({
         rv,
@@ -106,6 +109,7 @@ export class MemoryBackend implements StorageBackend {
     if (!cur) return;
     this.setExpiry(key, cur.expireAt, undefined);
     this.countKey(key, -1);
+    this.size -= key.length + cur.value.length;
     this.objects.delete(key);
     this.append({ rv, type: 'DELETED', key, prev: cur.value, prevRV: cur.modRV });
   }
@@ -131,6 +135,10 @@ export class MemoryBackend implements StorageBackend {
   private append(entry: LogEntry): void {
     this.log.append(entry);
     this.hub.dispatch(entry);
+  }
+
+  dbSize(): Promise<number> {
+    return Promise.resolve(this.size);
   }
 
   page(req: PageRequest): Promise<PageResult> {

@@ -136,6 +136,19 @@ export class RedisBackend implements StorageBackend {
     }
   }
 
+  async dbSize(): Promise<number> {
+    const nodes = 'nodes' in this.client ? this.client.nodes('master') : [this.client];
+    const sizes = await Promise.all(
+      nodes.map(async (node) => {
+        const info = String(await node.info('memory'));
+        const m = /^used_memory:(\d+)\r?$/m.exec(info);
+        if (!m) throw new Error('INFO memory has no used_memory');
+        return Number(m[1]);
+      }),
+    );
+    return sizes.reduce((a, b) => a + b, 0);
+  }
+
   async close(): Promise<void> {
     await this.hub.close();
     await Promise.all(this.opts.owned.map((c) => c.quit().catch(() => c.disconnect())));

@@ -1,0 +1,40 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Storage, StoreBackend } from '@keel/storage';
+import type { ApiServerMetrics } from './apiserver-metrics.js';
+
+/**
+ * The size metric's endpoint label: the store's servers without credentials, or `memory` for the
+ * embedded store.
+ */
+export function storeEndpoint(backend: StoreBackend): string {
+  if (backend.kind === 'memory') return 'memory';
+  return backend.urls
+    .map((u) => {
+      const url = new URL(u);
+      return `${url.protocol}//${url.host}`;
+    })
+    .join(',');
+}
+
+/**
+ * --store-db-metric-poll-interval: every interval, asks the store how big it is
+ * (apiserver_storage_db_total_size_in_bytes, etcd's db size in kube). A failed poll leaves the
+ * last value, as kube's does; 0 turns the poll off.
+ */
+export async function pollStorageSize(
+  storage: Storage,
+  metrics: ApiServerMetrics,
+  endpoint: string,
+  intervalMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  if (intervalMs <= 0) return;
+  while (!signal.aborted) {
+    try {
+      metrics.storageDbSize.set({ endpoint }, await storage.dbSize());
+    } catch {
+      // The store's health checks report an unreachable store; the metric keeps its last value.
+    }
+    await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
+  }
+}
