@@ -108,6 +108,12 @@ describe('JSON encoding', () => {
       '"objectRef":{"resource":"pods","name":"p","uid":"u-1","resourceVersion":"7","subresource":"status"}',
     );
     expect(text).toContain('"annotations":{"a.example/a":"2","z.example/b":"1"}}');
+    // Go's omitempty: an impersonated user without groups has no groups member.
+    const impersonated = encodeEvent(
+      { ...event, impersonatedUser: { username: 'bob', groups: [] } },
+      'audit.k8s.io/v1',
+    );
+    expect(impersonated).toContain('"impersonatedUser":{"username":"bob"}');
   });
 
   it('escapes strings as Go does: quotes, controls, HTML characters, lone surrogates', () => {

@@ -37,7 +37,7 @@ function user(u: EventUser): string {
   const parts: string[] = [];
   if (u.username) parts.push(`"username":${str(u.username)}`);
   if (u.uid) parts.push(`"uid":${str(u.uid)}`);
-  if (u.groups) parts.push(`"groups":${strList(u.groups)}`);
+  if (u.groups && u.groups.length > 0) parts.push(`"groups":${strList(u.groups)}`);
   if (u.extra && Object.keys(u.extra).length > 0) {
     const extra = u.extra;
     const members = sortedKeys(extra).map((k) => {

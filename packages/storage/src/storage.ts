@@ -156,12 +156,12 @@ export interface Storage {
   delete<T extends object = StoredObject>(key: string, opts?: DeleteOptions<T>): Promise<T>;
   watch<T extends object = StoredObject>(prefix: string, opts: WatchOptions<T>): AsyncIterable<WatchEvent<T>>;
   currentResourceVersion(): Promise<string>;
-  /** One round trip to the backend within `timeoutMs`; rejects with Unreachable or Timeout. */
   /**
    * How big the store is, for the size metric: Redis's used_memory (summed over a Cluster's
    * masters), or the embedded store's keys and values.
    */
   dbSize(): Promise<number>;
+  /** One round trip to the backend within `timeoutMs`; rejects with Unreachable or Timeout. */
   healthCheck(timeoutMs: number): Promise<void>;
   /** Same round trip, for /readyz (Kubernetes keeps the two checks apart). */
   readinessCheck(timeoutMs: number): Promise<void>;
