@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Storage } from '@keel/storage';
 import type { ApiServerMetrics } from './apiserver-metrics.js';
+import { pollEvery } from './poll.js';
 
 /** One served resource and where its objects are kept. */
 export interface CountedResource {
@@ -21,8 +21,7 @@ export async function pollStorageObjects(
   periodMs: number,
   signal: AbortSignal,
 ): Promise<void> {
-  if (periodMs <= 0) return;
-  while (!signal.aborted) {
+  await pollEvery(periodMs, signal, async () => {
     for (const r of resources()) {
       try {
         const page = await storage.list(r.keyRoot, { limit: 1 });
@@ -31,8 +30,7 @@ export async function pollStorageObjects(
         metrics.storageObjects.set({ resource: r.label }, -1);
       }
     }
-    await sleep(periodMs, undefined, { signal }).catch(() => undefined);
-  }
+  });
 }
 
 /** The stored resources among the served views (those that can be listed), each counted once. */

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Storage, StoreBackend } from '@keel/storage';
 import type { ApiServerMetrics } from './apiserver-metrics.js';
+import { pollEvery } from './poll.js';
 
 /**
  * The size metric's endpoint label: the store's servers without credentials, or `memory` for the
@@ -28,13 +28,11 @@ export async function pollStorageSize(
   intervalMs: number,
   signal: AbortSignal,
 ): Promise<void> {
-  if (intervalMs <= 0) return;
-  while (!signal.aborted) {
+  await pollEvery(intervalMs, signal, async () => {
     try {
       metrics.storageDbSize.set({ endpoint }, await storage.dbSize());
     } catch {
       // The store's health checks report an unreachable store; the metric keeps its last value.
     }
-    await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
-  }
+  });
 }
