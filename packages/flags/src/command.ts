@@ -1,3 +1,4 @@
+import { refusedFlagErrors, type FlagEffects } from './effects.js';
 import { NamedFlagSets } from './flag-set.js';
 import type { FlagType } from './flag-type.js';
 import { renderHelp } from './help.js';
@@ -35,6 +36,8 @@ export interface CommandDefinition {
   addFlags(fss: NamedFlagSets): void;
   /** Every problem with the parsed values, each naming its flag; may consult `fss.changed`. */
   validate(fss: NamedFlagSets): string[];
+  /** What every flag does in Keel (the global --help and --version act and need no entry). */
+  readonly effects?: FlagEffects;
 }
 
 export type CommandLine =
@@ -43,12 +46,17 @@ export type CommandLine =
   | { readonly action: 'fail'; readonly errors: string[]; readonly warnings: string[] }
   | { readonly action: 'run'; readonly warnings: string[]; readonly flags: NamedFlagSets };
 
+const GLOBAL_EFFECTS: FlagEffects = {
+  help: { acts: ['packages/flags/src/command.test.ts'] },
+  version: { acts: ['packages/flags/src/command.test.ts'] },
+};
+
 /** Builds the flag set for a command; exported so docs and tests see exactly what --help sees. */
 export function buildFlagSets(
   cmd: CommandDefinition,
   globals = { help: false, version: 'false' as VersionRequest },
 ): NamedFlagSets {
-  const fss = new NamedFlagSets(cmd.name);
+  const fss = new NamedFlagSets(cmd.name, { ...cmd.effects, ...GLOBAL_EFFECTS });
   cmd.addFlags(fss);
   const g = fss.section('Global');
   g.var(globals, 'help', { name: 'help', shorthand: 'h', type: bool, usage: `help for ${cmd.name}` });
@@ -76,6 +84,7 @@ export function parseCommandLine(cmd: CommandDefinition, argv: readonly string[]
   if (parsed.positionals.length > 0) {
     errors.push(`"${cmd.name}" does not take any arguments, got ${JSON.stringify(parsed.positionals)}`);
   }
+  errors.push(...refusedFlagErrors(fss, fss.effects));
   errors.push(...cmd.validate(fss));
   if (errors.length > 0) return { action: 'fail', errors, warnings: parsed.warnings };
   return { action: 'run', warnings: parsed.warnings, flags: fss };

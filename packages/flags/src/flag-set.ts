@@ -1,3 +1,4 @@
+import type { FlagEffect, FlagEffects } from './effects.js';
 import type { FlagType } from './flag-type.js';
 
 /** What an options struct declares for one of its fields. */
@@ -32,6 +33,8 @@ export interface Flag {
   readonly changed: boolean;
   /** The current value, formatted as --help formats defaults (for logging the effective flags). */
   valueText(): string;
+  /** Whether the current value formats the same as the value the flag started with. */
+  isDefault(): boolean;
 }
 
 class BoundFlag<O, K extends keyof O> implements Flag {
@@ -39,6 +42,7 @@ class BoundFlag<O, K extends keyof O> implements Flag {
   readonly shorthand: string | undefined;
   readonly deprecated: string | undefined;
   readonly defaultText: string;
+  private readonly initialText: string;
 
   constructor(
     readonly section: string,
@@ -49,6 +53,7 @@ class BoundFlag<O, K extends keyof O> implements Flag {
     this.shorthand = spec.shorthand;
     this.deprecated = spec.deprecated;
     const initial = target[key];
+    this.initialText = spec.type.format(initial);
     this.defaultText =
       spec.defaultText ??
       (spec.type.isZero(initial)
@@ -76,6 +81,10 @@ class BoundFlag<O, K extends keyof O> implements Flag {
 
   valueText(): string {
     return this.spec.type.format(this.target[this.key]);
+  }
+
+  isDefault(): boolean {
+    return this.valueText() === this.initialText;
   }
 
   set(raw: string): void {
@@ -109,7 +118,15 @@ export class NamedFlagSets {
   private readonly flags = new Map<string, Flag>();
   private readonly shorthands = new Map<string, Flag>();
 
-  constructor(readonly command: string) {}
+  constructor(
+    readonly command: string,
+    /** What each flag does in Keel; help and the docs print the notes of those that do not act. */
+    readonly effects: FlagEffects = {},
+  ) {}
+
+  effectOf(name: string): FlagEffect | undefined {
+    return this.effects[name];
+  }
 
   section(title: string): FlagSection {
     let s = this.sections.get(title);

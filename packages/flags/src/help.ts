@@ -1,3 +1,4 @@
+import { effectNote, effectWord } from './effects.js';
 import type { Flag, NamedFlagSets } from './flag-set.js';
 
 function flagLeft(f: Flag): string {
@@ -9,8 +10,13 @@ function flagLeft(f: Flag): string {
   return line;
 }
 
-function flagRight(f: Flag): string {
-  let text = f.usage;
+function usageWithEffect(fss: NamedFlagSets, f: Flag): string {
+  const note = effectNote(fss.effectOf(f.name));
+  return note === '' ? f.usage : `${f.usage} ${note}`;
+}
+
+function flagRight(fss: NamedFlagSets, f: Flag): string {
+  let text = usageWithEffect(fss, f);
   if (f.defaultText !== '') text += ` (default ${f.defaultText})`;
   if (f.deprecated !== undefined) text += ` (DEPRECATED: ${f.deprecated})`;
   return text;
@@ -27,7 +33,7 @@ export function renderHelp(fss: NamedFlagSets, description: string): string {
     for (const f of flags) {
       const left = flagLeft(f);
       // Continuation lines of a multi-line usage line up under its first line, as pflag wraps them.
-      const right = flagRight(f).replaceAll('\n', '\n' + ' '.repeat(width + 3));
+      const right = flagRight(fss, f).replaceAll('\n', '\n' + ' '.repeat(width + 3));
       out.push(`${left}${' '.repeat(width - left.length)}   ${right}`);
     }
     out.push('');
@@ -52,14 +58,19 @@ export function renderMarkdown(fss: NamedFlagSets, description: string): string 
   for (const title of fss.sectionTitles()) {
     const flags = fss.flagsIn(title);
     if (flags.length === 0) continue;
-    out.push(`## ${title} flags`, '', '| Flag | Type | Default | Description |', '|---|---|---|---|');
+    out.push(
+      `## ${title} flags`,
+      '',
+      '| Flag | Type | Default | In Keel | Description |',
+      '|---|---|---|---|---|',
+    );
     for (const f of flags) {
       const name = f.shorthand ? `\`-${f.shorthand}\`, \`--${f.name}\`` : `\`--${f.name}\``;
       const type = f.typeName === '' ? 'bool' : f.typeName;
-      const desc = f.deprecated !== undefined ? `${f.usage} **Deprecated:** ${f.deprecated}` : f.usage;
-      out.push(
-        `| ${name} | ${cell(type)} | ${f.defaultText === '' ? '' : `\`${cell(f.defaultText)}\``} | ${cell(desc)} |`,
-      );
+      const usage = usageWithEffect(fss, f);
+      const desc = f.deprecated !== undefined ? `${usage} **Deprecated:** ${f.deprecated}` : usage;
+      const dflt = f.defaultText === '' ? '' : `\`${cell(f.defaultText)}\``;
+      out.push(`| ${name} | ${cell(type)} | ${dflt} | ${effectWord(fss.effectOf(f.name))} | ${cell(desc)} |`);
     }
     out.push('');
   }

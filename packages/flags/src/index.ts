@@ -30,3 +30,13 @@ export {
   checkDurationPositive,
   checkNoDuplicates,
 } from './validate.js';
+export {
+  effectNote,
+  effectWord,
+  effectsTableProblems,
+  isMeaningless,
+  isRefused,
+  refusedFlagErrors,
+  type FlagEffect,
+  type FlagEffects,
+} from './effects.js';

@@ -35,6 +35,7 @@ export function assembleConfig<C extends object>(
   const config: Partial<C> = { ...seed };
   for (const g of groups) g.applyTo(config);
   const missing = slices.filter((k) => config[k] === undefined);
-  if (missing.length > 0) throw new Error(`configuration slices not filled: ${missing.map(String).join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`configuration slices not filled: ${missing.map(String).join(', ')}`);
   return config as C;
 }
