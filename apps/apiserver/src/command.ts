@@ -1,5 +1,6 @@
 import { buildInfo } from '@keel/apimachinery';
 import type { CommandDefinition } from '@keel/flags';
+import { apiServerFlagEffects } from './flag-effects.js';
 import { ApiServerOptions } from './options/options.js';
 
 export const apiServerDescription = `The Keel API server validates and configures data for the API objects of the cluster and
@@ -14,5 +15,6 @@ export function apiServerCommand(options = new ApiServerOptions()): CommandDefin
     build: buildInfo(),
     addFlags: (fss) => options.addFlags(fss),
     validate: () => options.validate(),
+    effects: apiServerFlagEffects,
   };
 }

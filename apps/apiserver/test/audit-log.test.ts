@@ -79,6 +79,33 @@ describe('audit log sink', () => {
     });
   });
 
+  it('--audit-log-truncate-enabled drops the bodies of an event over --audit-log-truncate-max-event-size', async () => {
+    const log = join(dir, 'truncate.log');
+    const server = await start([
+      `--audit-log-path=${log}`,
+      '--audit-log-truncate-enabled',
+      '--audit-log-truncate-max-event-size=3000',
+    ]);
+    const body = (name: string, value: string) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: value } });
+    const big = await server.request('POST', CMS, { body: body('big', 'x'.repeat(5000)) });
+    const small = await server.request('POST', CMS, { body: body('small', 'x') });
+    expect([big.status, small.status]).toEqual([201, 201]);
+    await stop(server);
+    const complete = (r: typeof big) =>
+      readFileSync(log, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((e) => e['auditID'] === auditID(r) && e['stage'] === 'ResponseComplete');
+    expect(complete(big)?.['annotations']).toMatchObject({ 'audit.k8s.io/truncated': 'true' });
+    expect(complete(big)).not.toHaveProperty('requestObject');
+    expect(complete(big)).not.toHaveProperty('responseObject');
+    // Under the limit, the RequestResponse level keeps both bodies.
+    expect(complete(small)).toHaveProperty('requestObject');
+    expect(complete(small)).toHaveProperty('responseObject');
+  });
+
   it("a refused request is audited with the authorizer's forbid and reason", async () => {
     const log = join(dir, 'forbid.log');
     const server = await start([`--audit-log-path=${log}`, '--authorization-mode=AlwaysDeny']);

@@ -18,6 +18,7 @@ import {
   type ResolveResult,
   type SchedulerSettings,
 } from './options/index.js';
+import { schedulerFlagEffects } from './flag-effects.js';
 
 /** The scheduler's runtime configuration: one slice per concern, filled by that concern's options. */
 export interface SchedulerConfig {
@@ -126,5 +127,6 @@ export function schedulerCommand(options = new SchedulerCommandOptions()): Comma
     build: buildInfo(),
     addFlags: (fss) => options.addFlags(fss),
     validate: (fss) => options.validate(fss),
+    effects: schedulerFlagEffects,
   };
 }

@@ -3,7 +3,7 @@ import { parseCommandLine, renderMarkdown, buildFlagSets, type CommandDefinition
 import * as t from './types.js';
 
 function command(): CommandDefinition {
-  const o = { port: 6443, cache: true, sizes: [] as readonly string[], vendor: '' };
+  const o = { port: 6443, cache: true, sizes: [] as readonly string[], vendor: '', backend: '' };
   return {
     name: 'cmd',
     description: 'A test command.',
@@ -14,6 +14,7 @@ function command(): CommandDefinition {
       s.var(o, 'cache', { name: 'watch-cache', type: t.bool, usage: 'Cache watches.' });
       s.var(o, 'sizes', { name: 'watch-cache-sizes', type: t.strings, usage: 'Cache sizes.' });
       s.var(o, 'vendor', { name: 'cloud-config', type: t.string, usage: 'The vendor file.' });
+      s.var(o, 'backend', { name: 'storage-backend', type: t.string, usage: 'The backend.' });
     },
     validate: () => [],
     effects: {
@@ -21,6 +22,7 @@ function command(): CommandDefinition {
       'watch-cache': { refused: 'lists are always served from the store' },
       'watch-cache-sizes': { refused: 'there is no watch cache to size' },
       'cloud-config': { meaningless: 'Keel has no cloud vendor code' },
+      'storage-backend': { refused: 'Keel speaks only store3', accepts: ['store3'] },
     },
   };
 }
@@ -31,7 +33,7 @@ describe('parseCommandLine', () => {
     expect(line.action).toBe('help');
     const text = line.action === 'help' ? line.text : '';
     expect(text).toContain(
-      '--watch-cache-sizes strings   Cache sizes. Not implemented in Keel: setting it stops start-up (there is no watch cache to size).',
+      '--watch-cache-sizes strings   Cache sizes. Not supported by Keel: any value but the default stops start-up (there is no watch cache to size).',
     );
     expect(text).toContain(
       'The vendor file. Accepted and meaningless in Keel: Keel has no cloud vendor code.',
@@ -50,8 +52,8 @@ describe('parseCommandLine', () => {
       action: 'fail',
       warnings: [],
       errors: [
-        '--watch-cache is not implemented in Keel: lists are always served from the store',
-        '--watch-cache-sizes is not implemented in Keel: there is no watch cache to size',
+        '--watch-cache=false is not supported by Keel: lists are always served from the store',
+        '--watch-cache-sizes=[pods#10] is not supported by Keel: there is no watch cache to size',
       ],
     });
   });
@@ -72,7 +74,7 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(buildFlagSets(cmd), cmd.description);
     expect(md).toContain('| `--secure-port` | int | `6443` | acts | The port. |');
     expect(md).toContain(
-      '| `--watch-cache` | bool | `true` | refused | Cache watches. Not implemented in Keel',
+      '| `--watch-cache` | bool | `true` | refused | Cache watches. Not supported by Keel',
     );
     expect(md).toContain(
       '| `--cloud-config` | string |  | not applicable | The vendor file. Accepted and meaningless',

@@ -56,7 +56,7 @@ export function buildFlagSets(
   cmd: CommandDefinition,
   globals = { help: false, version: 'false' as VersionRequest },
 ): NamedFlagSets {
-  const fss = new NamedFlagSets(cmd.name, { ...cmd.effects, ...GLOBAL_EFFECTS });
+  const fss = new NamedFlagSets(cmd.name, { ...GLOBAL_EFFECTS, ...cmd.effects });
   cmd.addFlags(fss);
   const g = fss.section('Global');
   g.var(globals, 'help', { name: 'help', shorthand: 'h', type: bool, usage: `help for ${cmd.name}` });

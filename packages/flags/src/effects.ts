@@ -8,15 +8,20 @@ import type { NamedFlagSets } from './flag-set.js';
 export type FlagEffect =
   /** The value changes behaviour; the named repository-relative test files set the flag and check it. */
   | { readonly acts: readonly string[] }
-  /** Keel does not implement it: any value other than the default stops start-up with this reason. */
-  | { readonly refused: string }
+  /**
+   * Keel does not implement it: any value other than the default (or one of `accepts`, values that
+   * name what Keel already does) stops start-up with this reason.
+   */
+  | { readonly refused: string; readonly accepts?: readonly string[] }
   /** Accepted for command-line compatibility; there is nothing in Keel for it to act on, for this reason. */
   | { readonly meaningless: string };
 
 /** A daemon's effects, keyed by long flag name. */
 export type FlagEffects = Readonly<Record<string, FlagEffect>>;
 
-export function isRefused(e: FlagEffect): e is { readonly refused: string } {
+export function isRefused(
+  e: FlagEffect,
+): e is { readonly refused: string; readonly accepts?: readonly string[] } {
   return 'refused' in e;
 }
 export function isMeaningless(e: FlagEffect): e is { readonly meaningless: string } {
@@ -26,8 +31,9 @@ export function isMeaningless(e: FlagEffect): e is { readonly meaningless: strin
 /** The sentence --help and the docs append to a flag's usage, or '' for a flag that acts. */
 export function effectNote(e: FlagEffect | undefined): string {
   if (e === undefined || 'acts' in e) return '';
-  if (isRefused(e)) return `Not implemented in Keel: setting it stops start-up (${e.refused}).`;
-  return `Accepted and meaningless in Keel: ${e.meaningless}.`;
+  if (!isRefused(e)) return `Accepted and meaningless in Keel: ${e.meaningless}.`;
+  const allowed = e.accepts?.length ? ` or ${e.accepts.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return `Not supported by Keel: any value but the default${allowed} stops start-up (${e.refused}).`;
 }
 
 /** The short word the docs table prints in its "In Keel" column. */
@@ -46,7 +52,8 @@ export function refusedFlagErrors(fss: NamedFlagSets, effects: FlagEffects): str
   for (const f of fss.all()) {
     const e = effects[f.name];
     if (e === undefined || !isRefused(e) || !f.changed || f.isDefault()) continue;
-    errors.push(`--${f.name} is not implemented in Keel: ${e.refused}`);
+    if (e.accepts?.includes(f.valueText())) continue;
+    errors.push(`--${f.name}=${f.valueText()} is not supported by Keel: ${e.refused}`);
   }
   return errors;
 }

@@ -110,18 +110,6 @@ describe('SecureServer.listen', () => {
     expect(JSON.parse(reply.body)).toMatchObject({ user: 'bob', groups: ['ops'] });
   });
 
-  it('warns that --http2-max-streams-per-connection has no effect', async () => {
-    const logger = recordingLogger();
-    await make({ logger, config: configFromFlags(['--http2-max-streams-per-connection=100']) }).listen();
-    expect(logger.lines.filter((l) => l.level === 'warning')).toEqual([
-      {
-        level: 'warning',
-        msg: 'HTTP/2 is not served; --http2-max-streams-per-connection has no effect',
-        kv: { value: 100 },
-      },
-    ]);
-  });
-
   it("fails with kube's one line when the port is taken", async () => {
     const { port } = await make().listen();
     await expect(make({ config: servingConfig({ port }) }).listen()).rejects.toThrow(

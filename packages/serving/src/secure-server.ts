@@ -49,9 +49,10 @@ const READ_HEADER_TIMEOUT_MS = 32_000;
 
 /**
  * The HTTPS/1.1 listener shared by both daemons. HTTP/2 is not served (Express cannot run on
- * node:http2), so --http2-max-streams-per-connection is accepted and has no effect. Address sharing
- * (SO_REUSEADDR) is what libuv always does on Unix, so --permit-address-sharing changes nothing;
- * --permit-port-sharing needs Node's `reusePort` (22.12+) and fails start-up on older runtimes.
+ * node:http2), so each daemon's flag table refuses --http2-max-streams-per-connection. Address
+ * sharing (SO_REUSEADDR) is what libuv always does on Unix, so --permit-address-sharing is
+ * documented as meaningless; --permit-port-sharing needs Node's `reusePort` (22.12+) and fails
+ * start-up on older runtimes.
  *
  * `config.port` 0 binds an ephemeral port: a daemon for which --secure-port 0 means "no HTTPS"
  * must not create the server at all.
@@ -83,19 +84,12 @@ export class SecureServer {
     if (mismatch !== undefined) logger.warning(mismatch);
     const sni = loadSniCertificates(config.sniCertKeys);
     sni.forEach((c, index) =>
-      logger
-        .v(2)
-        .info('Loaded SNI cert', {
-          index,
-          certName: `sni-serving-cert::${c.certFile}::${c.keyFile}`,
-          names: c.explicitNames,
-        }),
+      logger.v(2).info('Loaded SNI cert', {
+        index,
+        certName: `sni-serving-cert::${c.certFile}::${c.keyFile}`,
+        names: c.explicitNames,
+      }),
     );
-    if (config.http2MaxStreamsPerConnection > 0) {
-      logger.warning('HTTP/2 is not served; --http2-max-streams-per-connection has no effect', {
-        value: config.http2MaxStreamsPerConnection,
-      });
-    }
     const callback = sniCallback(sni, base);
     const server = createServer({
       ...contextOptions(base, pair.certPem, pair.keyPem),

@@ -96,12 +96,8 @@ describe('StoreOptions slice', () => {
       '--store-servers-overrides=/events#redis://ev:6379/3,coordination.k8s.io/leases#rediss://l1;rediss://l2',
     ]);
     expect(parsed.errors).toEqual([]);
-    // Parsed, then refused: Keel cannot act on them yet and will not pretend to.
-    expect(o.validate()).toEqual([
-      '--store-servers-overrides is not supported yet: Keel keeps every resource on --store-servers',
-      '--encryption-provider-config is not supported yet: Keel cannot encrypt stored data, so it will not start ' +
-        'and store it in the clear',
-    ]);
+    // Well formed; the API server's flag table refuses both (apps/apiserver/src/flag-effects.ts).
+    expect(o.validate()).toEqual([]);
     const tls = { caFile: '/pki/ca.crt', certFile: '/pki/c.crt', keyFile: '/pki/c.key' };
     expect(plain(slice())).toEqual({
       backend: {
@@ -158,7 +154,6 @@ describe('StoreOptions slice', () => {
 describe('StoreOptions.validate', () => {
   it.each([
     [['--storage-backend='], []],
-    [['--storage-backend=etcd3'], ['--storage-backend "etcd3" is not supported; supported values: "store3"']],
     [
       ['--store-servers=localhost:6379,http://h:1,redis://,redis://h/x/y,redis://[::1'],
       [
@@ -212,10 +207,7 @@ describe('StoreOptions.validate', () => {
       ],
     ],
     // TLS files are for any rediss:// server, the overrides' included.
-    [
-      ['--store-servers-overrides=/events#rediss://ev', '--store-cafile=/ca'],
-      ['--store-servers-overrides is not supported yet: Keel keeps every resource on --store-servers'],
-    ],
+    [['--store-servers-overrides=/events#rediss://ev', '--store-cafile=/ca'], []],
     [['--store-prefix=registry'], ['--store-prefix "registry" must start with "/"']],
     [['--store-prefix='], ['--store-prefix "" must start with "/"']],
     [

@@ -105,8 +105,7 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       type: t.int,
       usage:
         'The time in seconds that each lease is reused. A lower value could avoid large number of objects reusing ' +
-        'the same lease. Notice that a too small value may cause performance problems at storage layer. ' +
-        'Meaningless for Keel: its stores give each expiring key its own TTL and have no leases to reuse; the value is only checked.',
+        'the same lease. Notice that a too small value may cause performance problems at storage layer.',
     });
     s.var(this, 'storageBackend', {
       name: 'storage-backend',
@@ -207,17 +206,6 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       overrideUrls.push(...o.urls);
     }
 
-    // Accepting these and doing nothing would put data somewhere other than the operator said.
-    if (this.storeServersOverrides.length > 0 && errors.length === 0)
-      errors.push(
-        '--store-servers-overrides is not supported yet: Keel keeps every resource on --store-servers',
-      );
-    if (this.encryptionProviderConfig !== '')
-      errors.push(
-        '--encryption-provider-config is not supported yet: Keel cannot encrypt stored data, so it will not start ' +
-          'and store it in the clear',
-      );
-
     errors.push(...checkPaired(['store-certfile', this.storeCertfile], ['store-keyfile', this.storeKeyfile]));
     // TLS files with no TLS server to use them on are a mistake, not a harmless extra.
     if (![...servers, ...overrideUrls].some(isTlsUrl)) {
@@ -233,8 +221,6 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
     if (!this.storePrefix.startsWith('/')) {
       errors.push(`--store-prefix ${JSON.stringify(this.storePrefix)} must start with "/"`);
     }
-    if (this.storageBackend !== '')
-      errors.push(...checkOneOf('storage-backend', this.storageBackend, [STORAGE_BACKEND]));
     errors.push(
       ...nonNegative('store-compaction-interval', this.storeCompactionInterval),
       ...nonNegative('store-count-metric-poll-period', this.storeCountMetricPollPeriod),

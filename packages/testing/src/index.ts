@@ -21,3 +21,4 @@ export {
 } from './webhook-server.js';
 export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';
 export { signJwt } from './jwt.js';
+export { flagEffectsProblems } from './flag-effects.js';

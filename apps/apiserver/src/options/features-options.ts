@@ -11,16 +11,15 @@ export interface FeaturesConfig {
 export class FeatureOptions implements OptionsGroup<{ features?: FeaturesConfig }> {
   profiling = true;
   contentionProfiling = false;
-  enablePriorityAndFairness = true;
+  // Keel has no priority and fairness yet, so the default says so; true is refused at start-up.
+  enablePriorityAndFairness = false;
 
   addFlags(fss: NamedFlagSets): void {
     const s = fss.section('Features');
     s.var(this, 'contentionProfiling', {
       name: 'contention-profiling',
       type: t.bool,
-      usage:
-        'Enable block profiling, if profiling is enabled. Meaningless for Keel: Node.js has no lock-contention ' +
-        'or blocking profile to record, so there is nothing it turns on.',
+      usage: 'Enable block profiling, if profiling is enabled.',
     });
     s.var(this, 'enablePriorityAndFairness', {
       name: 'enable-priority-and-fairness',

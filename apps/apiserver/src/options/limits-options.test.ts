@@ -68,7 +68,10 @@ describe('LimitsOptions', () => {
 
   it.each([
     [['--max-requests-inflight=0', '--max-mutating-requests-inflight=1'], []],
-    [['--max-requests-inflight=0', '--max-mutating-requests-inflight=0'], [SUM_ERROR(0)]],
+    [
+      ['--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness'],
+      [SUM_ERROR(0)],
+    ],
     [
       [
         '--max-requests-inflight=0',

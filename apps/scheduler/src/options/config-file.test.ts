@@ -45,7 +45,7 @@ describe('loadSchedulerConfigFile: valid files', () => {
     expect(c.clientConnection).toEqual({
       kubeconfig: '',
       acceptContentTypes: '',
-      contentType: 'application/vnd.platform.protobuf',
+      contentType: 'application/json',
       qps: 50,
       burst: 100,
     });

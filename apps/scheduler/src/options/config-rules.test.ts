@@ -54,8 +54,8 @@ describe('configuration rules', () => {
       [
         'clientConnection.qps must not be negative, got -1',
         'clientConnection.burst must not be negative, got -2',
-        'clientConnection.contentType "application/yaml" is not supported; supported values: "application/vnd.platform.protobuf", "application/json"',
-        'clientConnection.acceptContentTypes "text/plain" is not supported; supported values: "application/vnd.platform.protobuf", "application/json"',
+        'clientConnection.contentType "application/yaml" is not supported; supported values: "application/json"',
+        'clientConnection.acceptContentTypes "text/plain" is not supported; supported values: "application/json"',
       ],
     ],
     [

@@ -9,13 +9,16 @@ export const SCHEDULER_CONFIG_KIND = 'KubeSchedulerConfiguration';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
-/** Media types the scheduler's client can send and accept. */
-export const CONTENT_TYPES = ['application/vnd.platform.protobuf', 'application/json'] as const;
+/**
+ * Media types the scheduler's client can send and accept. Only JSON: the client has no protobuf
+ * codec, and accepting the protobuf type would name an encoding it never uses.
+ */
+export const CONTENT_TYPES = ['application/json'] as const;
 
 export const CLIENT_CONNECTION_DEFAULTS = {
   kubeconfig: '',
   acceptContentTypes: '',
-  contentType: 'application/vnd.platform.protobuf',
+  contentType: 'application/json',
   qps: 50,
   burst: 100,
 } as const;

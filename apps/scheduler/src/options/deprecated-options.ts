@@ -1,6 +1,6 @@
-import { checkNonNegative, checkOneOf, flagTypes as t } from '@keel/flags';
+import { checkNonNegative, flagTypes as t } from '@keel/flags';
 import type { NamedFlagSets } from '@keel/flags';
-import { CLIENT_CONNECTION_DEFAULTS, CONTENT_TYPES } from './config-types.js';
+import { CLIENT_CONNECTION_DEFAULTS } from './config-types.js';
 
 const IGNORED_WITH_CONFIG = 'This parameter is ignored if a config file is specified in --config.';
 
@@ -35,7 +35,7 @@ export class DeprecatedSchedulerOptions {
     s.var(this, 'contentionProfiling', {
       name: 'contention-profiling',
       type: t.bool,
-      usage: `DEPRECATED: enable block profiling, if profiling is enabled. Meaningless for Keel: Node.js has no lock-contention or blocking profile to record. ${IGNORED_WITH_CONFIG}`,
+      usage: `DEPRECATED: enable block profiling, if profiling is enabled. ${IGNORED_WITH_CONFIG}`,
     });
     s.var(this, 'profiling', {
       name: 'profiling',
@@ -82,7 +82,6 @@ export class DeprecatedSchedulerOptions {
     return [
       ...checkNonNegative('platform-api-qps', this.platformApiQps),
       ...checkNonNegative('platform-api-burst', this.platformApiBurst),
-      ...checkOneOf('platform-api-content-type', this.platformApiContentType, CONTENT_TYPES),
     ];
   }
 }

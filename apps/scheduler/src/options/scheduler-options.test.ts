@@ -24,7 +24,7 @@ describe('SchedulerOptions flags', () => {
       ['contention-profiling', '', 'true'],
       ['profiling', '', 'true'],
       ['platform-api-burst', 'int32', '100'],
-      ['platform-api-content-type', 'string', '"application/vnd.platform.protobuf"'],
+      ['platform-api-content-type', 'string', '"application/json"'],
       ['platform-api-qps', 'float', '50'],
       ['connection-config', 'string', ''],
       ['lock-object-name', 'string', '"platform-scheduler"'],
@@ -93,12 +93,8 @@ describe('SchedulerOptions flags', () => {
     ['zero qps and burst are allowed', ['--platform-api-qps=0', '--platform-api-burst=0'], []],
     [
       'bad deprecated client values',
-      ['--platform-api-qps=-1', '--platform-api-burst=-5', '--platform-api-content-type=text/plain'],
-      [
-        '--platform-api-qps must not be negative, got -1',
-        '--platform-api-burst must not be negative, got -5',
-        '--platform-api-content-type "text/plain" is not supported; supported values: "application/vnd.platform.protobuf", "application/json"',
-      ],
+      ['--platform-api-qps=-1', '--platform-api-burst=-5'],
+      ['--platform-api-qps must not be negative, got -1', '--platform-api-burst must not be negative, got -5'],
     ],
     [
       'deprecated values are not checked when --config makes them ignored',
