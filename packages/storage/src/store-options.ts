@@ -1,6 +1,5 @@
 import {
   Duration,
-  checkOneOf,
   checkPaired,
   checkPositive,
   flagTypes as t,
