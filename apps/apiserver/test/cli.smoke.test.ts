@@ -58,7 +58,7 @@ describe('keel-apiserver command line (built, plain node)', () => {
     [['--service-account-signing-key-file=/k'], /--service-account-issuer/],
     [
       ['--enable-priority-and-fairness', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0'],
-      /sum/,
+      /--enable-priority-and-fairness=true is not supported by Keel: API priority and fairness is not implemented yet/,
     ],
     [['--tls-cipher-suites=FOO'], /FOO/],
     [['--tls-min-version=VersionTLS99'], /VersionTLS99/],
@@ -69,14 +69,25 @@ describe('keel-apiserver command line (built, plain node)', () => {
       /invalid argument "5x" for "--event-ttl" flag: time: unknown unit "x" in duration "5x"/,
     ],
     [['--feature-gates=NoSuchGate=true'], /unrecognized feature gate: NoSuchGate/],
-    [['--logging-format=json'], /--logging-format "json" is not supported/],
+    [
+      ['--logging-format=json'],
+      /--logging-format=json is not supported by Keel: Keel writes only the text format/,
+    ],
     [['--service-node-port-range=2-1'], /--service-node-port-range/],
     [['--bind-address=not-an-ip'], /--bind-address/],
     [
       ['--store-servers-overrides=/events#redis://127.0.0.1:1'],
-      /--store-servers-overrides is not supported yet/,
+      /--store-servers-overrides=\[\/events#redis:\/\/127.0.0.1:1\] is not supported by Keel: Keel keeps every resource on --store-servers/,
     ],
-    [['--encryption-provider-config=/etc/enc.yaml'], /--encryption-provider-config is not supported yet/],
+    [
+      ['--encryption-provider-config=/etc/enc.yaml'],
+      /--encryption-provider-config=\/etc\/enc.yaml is not supported by Keel: Keel cannot encrypt stored data yet/,
+    ],
+    [['--watch-cache'], /--watch-cache=true is not supported by Keel: Keel has no watch cache yet/],
+    [
+      ['--http2-max-streams-per-connection=100'],
+      /--http2-max-streams-per-connection=100 is not supported by Keel/,
+    ],
   ])('refuses %j with a clear line and exit 1', async (args, message) => {
     const r = await runNode(entry, args);
     expect(r.code).toBe(1);

@@ -1,13 +1,10 @@
 import {
-  checkOneOf,
   Duration,
   flagTypes as t,
   type ModuleLevel,
   type NamedFlagSets,
   type OptionsGroup,
 } from '@keel/flags';
-
-const FORMATS = ['text'] as const;
 
 /** The resolved logging settings (k8s component-base LoggingConfiguration, text format only). */
 export interface LoggingConfig {
@@ -56,7 +53,6 @@ export class LoggingOptions implements OptionsGroup<{ logging?: LoggingConfig }>
   validate(): string[] {
     const errs: string[] = [];
     if (this.flushFrequency.nanoseconds <= 0n) errs.push('--log-flush-frequency must be greater than 0');
-    errs.push(...checkOneOf('logging-format', this.format, FORMATS));
     return errs;
   }
 
