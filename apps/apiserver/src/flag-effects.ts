@@ -25,9 +25,17 @@ export const apiServerFlagEffects: FlagEffects = {
   'shutdown-send-retry-after': {
     acts: ['apps/apiserver/test/lifecycle.test.ts', 'packages/serving/src/drain.test.ts'],
   },
-  'identity-lease-duration-seconds': { refused: 'the API server does not publish an identity lease yet' },
+  'identity-lease-duration-seconds': {
+    acts: [
+      'apps/apiserver/test/identity-lease.test.ts',
+      'apps/apiserver/src/options/lifecycle-options.test.ts',
+    ],
+  },
   'identity-lease-renew-interval-seconds': {
-    refused: 'the API server does not publish an identity lease yet',
+    acts: [
+      'apps/apiserver/test/identity-lease.test.ts',
+      'apps/apiserver/src/options/lifecycle-options.test.ts',
+    ],
   },
   'max-requests-inflight': { acts: ['apps/apiserver/test/inflight.test.ts'] },
   'max-mutating-requests-inflight': { acts: ['apps/apiserver/test/inflight.test.ts'] },

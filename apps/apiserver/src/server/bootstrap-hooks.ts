@@ -3,6 +3,7 @@ import { newUid } from '@keel/apimachinery';
 import { systemPriorityClassList, systemPriorityClassObject } from '@keel/coreapi';
 import type { BootSequenceChecks, HealthChecker, PostStartHook, PostStartHooks } from '@keel/health';
 import { isStorageError, type Storage } from '@keel/storage';
+import { IdentityLeaseController, type IdentityLeaseOptions } from './identity-lease.js';
 import { NamespaceDefaultsController } from './namespace-defaults.js';
 import { registerRbacHooks, type RbacHookOptions } from './rbac-hooks.js';
 
@@ -31,6 +32,8 @@ export interface BootstrapDeps {
   readonly onNamespaceDefaultsError?: (err: unknown) => void;
   /** Set when RBAC is among --authorization-mode: the default policy and aggregation run only then. */
   readonly rbac?: RbacHookOptions;
+  /** Set when the APIServerIdentity gate is on: the server publishes its identity lease. */
+  readonly identityLease?: IdentityLeaseOptions;
 }
 
 const FIRST_RETRY_MS = 100;
@@ -146,6 +149,15 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
       { ignoreNotFound: true },
     );
   });
+  if (deps.identityLease) {
+    const identity = new IdentityLeaseController(storage, deps.identityLease);
+    hooks.add('start-platform-apiserver-identity-lease-controller', (signal) =>
+      identity.startRenewing(signal),
+    );
+    hooks.add('start-platform-apiserver-identity-lease-garbage-collector', (signal) =>
+      identity.startCollecting(signal),
+    );
+  }
   hooks.add(
     'start-platform-aggregator-informers',
     async () => void (await storage.list('/apiregistration.k8s.io/apiservices', { limit: 1 })),

@@ -146,6 +146,14 @@ export async function runServer(
     rootCA: () => parts.clientCA || (serverRef.current?.servingCertificate?.caPem ?? ''),
     onNamespaceDefaultsError: (err: unknown) =>
       logger.error("Syncing a namespace's default ServiceAccount and root CA failed", { err }),
+    ...(config.featureGates.enabled('APIServerIdentity')
+      ? {
+          identityLease: {
+            ...config.lifecycle.identityLease,
+            onError: (err: unknown) => logger.error('Renewing or collecting identity leases failed', { err }),
+          },
+        }
+      : {}),
     ...(config.authorization.modes.includes('RBAC')
       ? {
           rbac: {

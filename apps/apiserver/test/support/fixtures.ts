@@ -73,6 +73,8 @@ export const READYZ_CHECKS = [
   'poststarthook/bootstrap-controller',
   'poststarthook/scheduling/bootstrap-system-priority-classes',
   'poststarthook/start-cluster-authentication-info-controller',
+  'poststarthook/start-platform-apiserver-identity-lease-controller',
+  'poststarthook/start-platform-apiserver-identity-lease-garbage-collector',
   'poststarthook/start-platform-aggregator-informers',
   'poststarthook/apiservice-registration-controller',
   'poststarthook/apiservice-status-available-controller',
