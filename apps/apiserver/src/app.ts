@@ -16,6 +16,7 @@ import {
 } from '@keel/auth';
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
+import { loadEncryptionConfig, type EncryptionConfig } from '@keel/storage';
 import { apiServerCommand } from './command.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
@@ -34,6 +35,7 @@ import { ServedKinds } from './server/served-kinds.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { ResourceQuotaController } from './server/quota-controller.js';
 import { openStorage } from './server/storage-factory.js';
+import { STORED_RESOURCE_GROUPS } from './server/stored-resources.js';
 import { runServer } from './server/server.js';
 
 /** The configuration plus what completing it built: the authenticator and authorizer chains. */
@@ -55,6 +57,8 @@ export interface CompletedApiServer {
   readonly auditLog: DeferredErrorLog;
   /** The enabled admission plugins with their configuration read; built once the store is open. */
   readonly admission: PreparedAdmission;
+  /** --encryption-provider-config, read and checked; undefined stores everything as plain JSON. */
+  readonly encryption: EncryptionConfig | undefined;
 }
 
 /** Who the server's own writes are made as (the reference's loopback client). */
@@ -92,6 +96,11 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
       configFile: config.admission.configFile,
       flags: { ...config.podPolicy, webhookClientCertificate: config.proxyClient.certificate },
     });
+    const encryption = config.store.encryptionProviderConfig
+      ? loadEncryptionConfig(config.store.encryptionProviderConfig).withGroups(
+          (r) => STORED_RESOURCE_GROUPS[r],
+        )
+      : undefined;
     const serviceAccounts = buildServiceAccountIssuer(config.authentication, {
       externalHost: config.serverRun.externalHostname || config.advertiseAddress || hostname(),
       port: config.secureServing.port,
@@ -109,6 +118,7 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
         auditor,
         auditLog,
         admission,
+        encryption,
       },
       warnings: [
         ...options.warnings(),
@@ -140,7 +150,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     store: config.store.backend.kind,
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
-  const storage = await openStorage(config.store, logger);
+  const storage = await openStorage(config.store, logger, done.encryption);
   done.tokenGetter.attach(storage);
   const { issuer, metadata } = done.serviceAccounts;
   const sa = config.authentication.serviceAccounts;

@@ -43,7 +43,10 @@ export const apiServerFlagEffects: FlagEffects = {
   'min-request-timeout': {
     acts: ['apps/apiserver/test/watch-timeout.test.ts', 'apps/apiserver/src/options/limits-options.test.ts'],
   },
-  'max-connection-bytes-per-sec': { refused: 'long-running responses are not throttled' },
+  'max-connection-bytes-per-sec': {
+    meaningless:
+      'the real server throttles only upgraded connections (exec, attach, port-forward and proxy), and Keel serves none of them',
+  },
   'delete-collection-workers': { acts: ['apps/apiserver/src/options/registry-options.test.ts'] },
   'enable-garbage-collector': {
     refused:
@@ -53,8 +56,7 @@ export const apiServerFlagEffects: FlagEffects = {
   'watch-cache': { refused: 'Keel has no watch cache yet: every list and watch is served from the store' },
   'watch-cache-sizes': { refused: 'Keel has no watch cache yet to size' },
   'encryption-provider-config': {
-    refused:
-      'Keel cannot encrypt stored data yet, and will not store it in the clear when asked to encrypt it',
+    acts: ['apps/apiserver/test/encryption.test.ts', 'packages/storage/src/encryption/encryption.test.ts'],
   },
   'lease-reuse-duration-seconds': {
     meaningless: 'Redis keeps a TTL per key instead of shared leases, so there is no lease to reuse',

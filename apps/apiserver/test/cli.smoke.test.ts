@@ -80,8 +80,8 @@ describe('keel-apiserver command line (built, plain node)', () => {
       /--store-servers-overrides=\[\/events#redis:\/\/127.0.0.1:1\] is not supported by Keel: Keel keeps every resource on --store-servers/,
     ],
     [
-      ['--encryption-provider-config=/etc/enc.yaml'],
-      /--encryption-provider-config=\/etc\/enc.yaml is not supported by Keel: Keel cannot encrypt stored data yet/,
+      ['--encryption-provider-config=/nonexistent/enc.yaml'],
+      /encryption provider config file \/nonexistent\/enc.yaml: cannot be read: ENOENT/,
     ],
     [['--watch-cache'], /--watch-cache=true is not supported by Keel: Keel has no watch cache yet/],
     [

@@ -11,6 +11,8 @@ export interface RawObject {
   readonly value: string;
   /** The resourceVersion of the write that produced this state. */
   readonly modRV: number;
+  /** Encrypted with a key that is no longer the one writes use (see encryption/). */
+  readonly stale?: boolean;
 }
 
 export type WriteOp =

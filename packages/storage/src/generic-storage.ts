@@ -17,6 +17,8 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './storage.js';
+import type { EncryptionConfig } from './encryption/config.js';
+import { TransformingBackend } from './encryption/transforming-backend.js';
 
 /** Tuning shared by both backends. All durations in milliseconds. */
 export interface CommonStorageOptions {
@@ -32,6 +34,8 @@ export interface CommonStorageOptions {
   readonly resourceVersionWaitMs?: number;
   /** Failures of background jobs (compaction, reaper); they are retried at the next tick. */
   readonly onBackgroundError?: (err: unknown, job: 'compaction' | 'reaper') => void;
+  /** --encryption-provider-config: values of the resources it names are stored encrypted. */
+  readonly encryption?: EncryptionConfig;
 }
 
 /** Everything of the Storage contract that does not depend on the backend. */
@@ -39,11 +43,13 @@ export class GenericStorage implements Storage {
   private readonly watches = new Set<RegisteredWatch>();
   private readonly tickers: Ticker[];
   private closed = false;
+  private readonly backend: StorageBackend;
 
   constructor(
-    private readonly backend: StorageBackend,
+    backend: StorageBackend,
     private readonly opts: CommonStorageOptions = {},
   ) {
+    this.backend = backend = opts.encryption ? new TransformingBackend(backend, opts.encryption) : backend;
     const onError = (job: 'compaction' | 'reaper') => (err: unknown) => opts.onBackgroundError?.(err, job);
     this.tickers = [
       new Ticker(opts.compactionIntervalMs ?? 300_000, compactionJob(backend), onError('compaction')).start(),
@@ -107,8 +113,9 @@ export class GenericStorage implements Storage {
         typeof opts.ttlSeconds === 'function' ? opts.ttlSeconds(next, current) : opts.ttlSeconds;
       const ttlMs = ttlToMs(ttlSeconds, key);
       // Like etcd3's GuaranteedUpdate: an unchanged object is not written and keeps its version
-      // (and its TTL: the lease is only replaced by a write).
-      if (raw && value === raw.value) return decodeRaw<T>(raw);
+      // (and its TTL: the lease is only replaced by a write), unless it was encrypted with a key
+      // that is no longer the first, so that an update rotates it.
+      if (raw && value === raw.value && raw.stale !== true) return decodeRaw<T>(raw);
       if (opts.dryRun) return raw ? decodeObject<T>(value, raw.modRV) : (JSON.parse(value) as T);
       const res = await this.backend.write({
         kind: 'update',

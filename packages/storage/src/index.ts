@@ -50,3 +50,4 @@ export {
   type RedisTlsFiles,
 } from './redis/connection.js';
 export { StoreInformer, type InformerChange, type StoreInformerOptions } from './informer.js';
+export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from './encryption/index.js';

@@ -1,9 +1,20 @@
 import type { Logger } from '@keel/log';
-import { createMemoryStorage, createRedisStorage, type Storage, type StoreConfig } from '@keel/storage';
+import {
+  createMemoryStorage,
+  createRedisStorage,
+  type EncryptionConfig,
+  type Storage,
+  type StoreConfig,
+} from '@keel/storage';
 
 /** Opens the store --store-servers names: Redis (several URLs: a Cluster), or the embedded memory store. */
-export async function openStorage(config: StoreConfig, logger: Logger): Promise<Storage> {
+export async function openStorage(
+  config: StoreConfig,
+  logger: Logger,
+  encryption?: EncryptionConfig,
+): Promise<Storage> {
   const common = {
+    ...(encryption ? { encryption } : {}),
     compactionIntervalMs: config.compactionInterval.milliseconds,
     onBackgroundError: (err: unknown, job: string) =>
       logger.warning('Storage background job failed', { job, err }),

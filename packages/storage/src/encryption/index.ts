@@ -1,0 +1,1 @@
+export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from './config.js';
