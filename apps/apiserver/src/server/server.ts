@@ -211,6 +211,7 @@ export async function runServer(
       auditor: parts.auditor,
       strictTransportSecurity: config.serverRun.strictTransportSecurity,
       corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
+      goawayChance: config.serverRun.goawayChance,
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
