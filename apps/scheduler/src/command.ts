@@ -124,6 +124,7 @@ export function schedulerCommand(options = new SchedulerCommandOptions()): Comma
     name: 'keel-scheduler',
     description: schedulerDescription,
     build: buildInfo(),
+    reportedBuild: (gitVersion) => buildInfo(gitVersion),
     addFlags: (fss) => options.addFlags(fss),
     validate: (fss) => options.validate(fss),
   };
