@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { ConfigFileError, prepareAdmission, type PreparedAdmission } from '@keel/admission';
-import { keelVersion } from '@keel/apimachinery';
+import { keelVersion, versionInfo, type VersionInfo } from '@keel/apimachinery';
 import { AuditConfigError, PolicyError, type Auditor } from '@keel/audit';
 import {
   buildAuthenticator,
@@ -59,6 +59,10 @@ export interface CompletedApiServer {
   readonly admission: PreparedAdmission;
   /** --encryption-provider-config, read and checked; undefined stores everything as plain JSON. */
   readonly encryption: EncryptionConfig | undefined;
+  /** What /version answers: the build's version, or the one --version=vX.Y.Z set. */
+  readonly version: VersionInfo;
+  /** --version=vX.Y.Z, which the start-up log names instead of Keel's version. */
+  readonly reportedVersion: string | undefined;
 }
 
 /** Who the server's own writes are made as (the reference's loopback client). */
@@ -82,7 +86,10 @@ function readPem(path: string | undefined): string {
 }
 
 /** Applies the options and builds what reads files (token file, CAs, policies): problems become one line each. */
-function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
+function complete(
+  options: ApiServerOptions,
+  reportedVersion: string | undefined,
+): Completion<CompletedApiServer> {
   const config = options.complete();
   try {
     const tokenGetter = new StoreTokenGetter();
@@ -119,6 +126,8 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
         auditLog,
         admission,
         encryption,
+        version: versionInfo(reportedVersion),
+        reportedVersion,
       },
       warnings: [
         ...options.warnings(),
@@ -146,7 +155,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   done.authz.logTo?.(logger);
   done.auditLog.target = logger;
   logger.info('Starting Keel API server', {
-    version: keelVersion,
+    version: done.reportedVersion ?? keelVersion,
     store: config.store.backend.kind,
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
@@ -192,6 +201,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     auditor: done.auditor,
     clientCA: done.authn.clientCA ?? '',
     admission,
+    version: done.version,
     startInformers: async (signal) => {
       await informers.start(signal);
       quotaController.start(signal);
@@ -241,7 +251,7 @@ export function main(argv: readonly string[]): Promise<number> {
   const options = new ApiServerOptions();
   const daemon: DaemonDefinition<CompletedApiServer> = {
     command: apiServerCommand(options),
-    complete: () => Promise.resolve(complete(options)),
+    complete: (_flags, reportedVersion) => Promise.resolve(complete(options, reportedVersion)),
     run,
   };
   return runDaemon(daemon, argv);

@@ -13,6 +13,7 @@ export function apiServerCommand(options = new ApiServerOptions()): CommandDefin
     name: 'keel-apiserver',
     description: apiServerDescription,
     build: buildInfo(),
+    reportedBuild: (gitVersion) => buildInfo(gitVersion),
     addFlags: (fss) => options.addFlags(fss),
     validate: () => options.validate(),
     effects: apiServerFlagEffects,

@@ -17,7 +17,9 @@ export const apiServerFlagEffects: FlagEffects = {
   'external-hostname': { acts: ['apps/apiserver/src/options/server-run-options.test.ts'] },
   'cors-allowed-origins': { acts: ['apps/apiserver/test/filters.test.ts'] },
   'strict-transport-security-directives': { acts: ['apps/apiserver/test/filters.test.ts'] },
-  'goaway-chance': { acts: ['apps/apiserver/test/goaway.test.ts'] },
+  'goaway-chance': {
+    acts: ['apps/apiserver/test/goaway.test.ts', 'apps/apiserver/src/filters/goaway.test.ts'],
+  },
   'livez-grace-period': {
     acts: ['apps/apiserver/test/store-outage.test.ts', 'packages/health/src/registries.test.ts'],
   },

@@ -12,6 +12,11 @@ import { serveSecurePort } from './server/secure-port.js';
 /** The configuration plus the API server connection it resolved to. */
 export interface SchedulerRunConfig extends SchedulerConfig {
   readonly connection: Connection;
+  /**
+   * --version=vX.Y.Z: the version the start-up log and the API clients' User-Agent name instead
+   * of Keel's.
+   */
+  readonly reportedVersion: string | undefined;
 }
 
 /**
@@ -19,7 +24,10 @@ export interface SchedulerRunConfig extends SchedulerConfig {
  * frameworks and the client connection), so that a bad profile or a missing or broken
  * connection-config ends start-up with one `Error:` line, as bad flags do.
  */
-function complete(options: SchedulerCommandOptions): Completion<SchedulerRunConfig> {
+function complete(
+  options: SchedulerCommandOptions,
+  reportedVersion: string | undefined,
+): Completion<SchedulerRunConfig> {
   const done = options.complete();
   if (!('config' in done)) return done;
   const settings = done.config.scheduler;
@@ -35,12 +43,18 @@ function complete(options: SchedulerCommandOptions): Completion<SchedulerRunConf
     errors.push(err.message);
   }
   if (errors.length > 0 || !connection) return { errors };
-  return { config: { ...done.config, connection }, warnings: [...(done.warnings ?? []), ...warnings] };
+  return {
+    config: { ...done.config, connection, reportedVersion },
+    warnings: [...(done.warnings ?? []), ...warnings],
+  };
 }
 
 async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSignal): Promise<number> {
+  const { reportedVersion } = config;
+  // @keel/client's default names Keel's version; kube's clients name the (reported) gitVersion.
+  const userAgent = reportedVersion !== undefined ? { userAgent: `keel-scheduler/${reportedVersion}` } : {};
   logger.info('Starting Keel scheduler', {
-    version: keelVersion,
+    version: reportedVersion ?? keelVersion,
     profiles: config.scheduler.configuration.profiles.map((p) => p.schedulerName).join(','),
     leaderElect: config.scheduler.configuration.leaderElection.leaderElect,
     server: config.connection.server.origin,
@@ -52,11 +66,13 @@ async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSign
     connection: config.connection,
     metrics,
     logger,
+    ...userAgent,
   });
   const server = await serveSecurePort({
     config,
     logger,
     metrics,
+    ...userAgent,
     shutdown: shutdown.signal,
     ...(runtime.healthCheck ? { leaderElection: runtime.healthCheck } : {}),
   });
@@ -82,7 +98,7 @@ export function main(argv: readonly string[]): Promise<number> {
   const options = new SchedulerCommandOptions();
   const daemon: DaemonDefinition<SchedulerRunConfig> = {
     command: schedulerCommand(options),
-    complete: () => Promise.resolve(complete(options)),
+    complete: (_flags, reportedVersion) => Promise.resolve(complete(options, reportedVersion)),
     run,
   };
   return runDaemon(daemon, argv);

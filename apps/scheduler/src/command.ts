@@ -125,6 +125,7 @@ export function schedulerCommand(options = new SchedulerCommandOptions()): Comma
     name: 'keel-scheduler',
     description: schedulerDescription,
     build: buildInfo(),
+    reportedBuild: (gitVersion) => buildInfo(gitVersion),
     addFlags: (fss) => options.addFlags(fss),
     validate: (fss) => options.validate(fss),
     effects: schedulerFlagEffects,

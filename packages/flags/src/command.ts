@@ -1,24 +1,46 @@
 import { refusedFlagErrors, type FlagEffects } from './effects.js';
 import { NamedFlagSets } from './flag-set.js';
 import type { FlagType } from './flag-type.js';
+import { parseGoBool } from './go-strconv.js';
 import { renderHelp } from './help.js';
 import { parseArgs } from './parse-args.js';
+import { parseSemanticVersion } from './semantic-version.js';
 import { bool } from './types.js';
 
 export type VersionRequest = 'false' | 'true' | 'raw';
 
-/** verflag's --version: a bare flag prints the version, `--version=raw` the full build info. */
-export const versionFlag: FlagType<VersionRequest> = {
+/** What the --version occurrences decided, together. */
+export interface VersionFlagValue {
+  /** Whether to print the version and quit, and in which form. */
+  readonly request: VersionRequest;
+  /** A `--version=vX.Y.Z...` value: the version the daemon reports instead of its build's. */
+  readonly reported?: string;
+}
+
+const NO_VERSION_REQUEST: VersionFlagValue = { request: 'false' };
+
+/**
+ * verflag's --version: a bare flag prints the version, `--version=raw` the full build info, and a
+ * value starting with `v` must be a semantic version, which then replaces the build's version
+ * wherever the daemon reports it. Setting it also cancels an earlier bare --version, as in
+ * verflag, so `--version=v1.2.3 --version` prints v1.2.3 and `--version --version=v1.2.3` runs.
+ * kube only lets the version differ from the build's in its pre-release and metadata parts, since
+ * its binary version selects behaviour; Keel's reported version selects none, so any semantic
+ * version is taken.
+ */
+export const versionFlag: FlagType<VersionFlagValue> = {
   typeName: 'version',
   noOptDefault: 'true',
-  parse: (raw) => {
-    if (raw === 'raw') return 'raw';
-    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(raw)) return 'true';
-    if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(raw)) return 'false';
-    throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+  parse: (raw, current) => {
+    if (raw === 'raw') return { ...current, request: 'raw' };
+    if (raw.startsWith('v')) {
+      parseSemanticVersion(raw);
+      return { request: 'false', reported: raw };
+    }
+    return { ...current, request: parseGoBool(raw) ? 'true' : 'false' };
   },
-  format: (v) => v,
-  isZero: (v) => v === 'false',
+  format: (v) => (v.request === 'false' && v.reported !== undefined ? v.reported : v.request),
+  isZero: (v) => v.request === 'false' && v.reported === undefined,
 };
 
 export interface BuildInfo {
@@ -32,6 +54,11 @@ export interface CommandDefinition {
   /** The paragraph --help opens with. */
   readonly description: string;
   readonly build: BuildInfo;
+  /**
+   * The build info once `--version=vX.Y.Z` has set the version the daemon reports, for
+   * `--version=raw` to print; without it only gitVersion changes.
+   */
+  reportedBuild?(gitVersion: string): BuildInfo;
   /** Registers every flag of every concern. */
   addFlags(fss: NamedFlagSets): void;
   /** Every problem with the parsed values, each naming its flag; may consult `fss.changed`. */
@@ -44,17 +71,30 @@ export type CommandLine =
   | { readonly action: 'help'; readonly text: string }
   | { readonly action: 'version'; readonly text: string }
   | { readonly action: 'fail'; readonly errors: string[]; readonly warnings: string[] }
-  | { readonly action: 'run'; readonly warnings: string[]; readonly flags: NamedFlagSets };
+  | {
+      readonly action: 'run';
+      readonly warnings: string[];
+      readonly flags: NamedFlagSets;
+      /** Set by `--version=vX.Y.Z`: the version to report instead of the build's. */
+      readonly reportedVersion?: string;
+    };
 
 const GLOBAL_EFFECTS: FlagEffects = {
   help: { acts: ['packages/flags/src/command.test.ts'] },
-  version: { acts: ['packages/flags/src/command.test.ts'] },
+  version: {
+    acts: [
+      'packages/flags/src/command.test.ts',
+      'packages/flags/src/version-flag.test.ts',
+      'apps/apiserver/test/version.test.ts',
+      'apps/scheduler/test/version.test.ts',
+    ],
+  },
 };
 
 /** Builds the flag set for a command; exported so docs and tests see exactly what --help sees. */
 export function buildFlagSets(
   cmd: CommandDefinition,
-  globals = { help: false, version: 'false' as VersionRequest },
+  globals: { help: boolean; version: VersionFlagValue } = { help: false, version: NO_VERSION_REQUEST },
 ): NamedFlagSets {
   const fss = new NamedFlagSets(cmd.name, { ...GLOBAL_EFFECTS, ...cmd.effects });
   cmd.addFlags(fss);
@@ -71,13 +111,14 @@ export function buildFlagSets(
 
 /** Parses and validates a command line, deciding what the process does next. Never throws for bad input. */
 export function parseCommandLine(cmd: CommandDefinition, argv: readonly string[]): CommandLine {
-  const globals = { help: false, version: 'false' as VersionRequest };
+  const globals = { help: false, version: NO_VERSION_REQUEST };
   const fss = buildFlagSets(cmd, globals);
   const parsed = parseArgs(fss, argv);
   if (globals.help) return { action: 'help', text: renderHelp(fss, cmd.description) };
-  if (globals.version !== 'false' && parsed.errors.length === 0) {
-    const text =
-      globals.version === 'raw' ? JSON.stringify(cmd.build, null, 2) : `Keel ${cmd.build.gitVersion}`;
+  const { request, reported } = globals.version;
+  if (request !== 'false' && parsed.errors.length === 0) {
+    const build = reported === undefined ? cmd.build : reportedBuild(cmd, reported);
+    const text = request === 'raw' ? JSON.stringify(build, null, 2) : `Keel ${build.gitVersion}`;
     return { action: 'version', text };
   }
   const errors = [...parsed.errors];
@@ -87,7 +128,16 @@ export function parseCommandLine(cmd: CommandDefinition, argv: readonly string[]
   errors.push(...refusedFlagErrors(fss, fss.effects));
   errors.push(...cmd.validate(fss));
   if (errors.length > 0) return { action: 'fail', errors, warnings: parsed.warnings };
-  return { action: 'run', warnings: parsed.warnings, flags: fss };
+  return {
+    action: 'run',
+    warnings: parsed.warnings,
+    flags: fss,
+    ...(reported !== undefined ? { reportedVersion: reported } : {}),
+  };
+}
+
+function reportedBuild(cmd: CommandDefinition, gitVersion: string): BuildInfo {
+  return cmd.reportedBuild ? cmd.reportedBuild(gitVersion) : { ...cmd.build, gitVersion };
 }
 
 export interface Streams {

@@ -13,6 +13,7 @@ export {
   type CommandDefinition,
   type CommandLine,
   type Streams,
+  type VersionFlagValue,
   type VersionRequest,
 } from './command.js';
 export * as flagTypes from './types.js';

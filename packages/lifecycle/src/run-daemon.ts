@@ -16,8 +16,12 @@ export type Completion<C> =
 
 export interface DaemonDefinition<C extends { readonly logging: LoggingConfig }> {
   readonly command: CommandDefinition;
-  /** Applies the validated options and loads what they point at (files); never throws for bad input. */
-  complete(flags: NamedFlagSets): Promise<Completion<C>>;
+  /**
+   * Applies the validated options and loads what they point at (files); never throws for bad
+   * input. `reportedVersion` is what `--version=vX.Y.Z` set, for the daemon to report instead of
+   * its build's version.
+   */
+  complete(flags: NamedFlagSets, reportedVersion: string | undefined): Promise<Completion<C>>;
   /** Runs until `signal` aborts, shuts down gracefully and returns the exit code. */
   run(config: C, logger: Logger, signal: AbortSignal): Promise<number>;
 }
@@ -44,7 +48,7 @@ export async function runDaemon<C extends { readonly logging: LoggingConfig }>(
   const early = reportCommandLine(line, io);
   if (early !== undefined || line.action !== 'run') return early ?? 1;
 
-  const completion = await def.complete(line.flags);
+  const completion = await def.complete(line.flags, line.reportedVersion);
   if ('errors' in completion) {
     for (const e of completion.errors) io.write('stderr', `Error: ${e}\n`);
     return 1;

@@ -13,7 +13,10 @@ export interface ServerRunConfig {
   readonly corsAllowedOrigins: readonly RegExp[];
   /** The Strict-Transport-Security header value, or undefined to send none. */
   readonly strictTransportSecurity: string | undefined;
-  /** Fraction of HTTP/2 requests answered with GOAWAY; 0 is off. */
+  /**
+   * Fraction of requests whose response carries `Connection: close`, HTTP/1.1's GOAWAY (Keel
+   * serves no HTTP/2); 0 is off.
+   */
   readonly goawayChance: number;
 }
 

@@ -6,6 +6,7 @@ import { withAudit } from '../filters/audit.js';
 import { withAuditID } from '../filters/audit-id.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
+import { withProbabilisticGoaway } from '../filters/goaway.js';
 import { withCORS, withHSTS } from '../filters/hsts-cors.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import { InFlightRequests, withMaxInFlight } from '../filters/max-in-flight.js';
@@ -22,6 +23,8 @@ export interface HandlerChainConfig {
   readonly auditor?: Auditor | undefined;
   readonly strictTransportSecurity: string | undefined;
   readonly corsAllowedOrigins: readonly RegExp[];
+  /** --goaway-chance; 0 leaves the filter out. */
+  readonly goawayChance: number;
   readonly maxRequestsInFlight: number;
   readonly maxMutatingRequestsInFlight: number;
   readonly requestTimeoutMs: number;
@@ -34,7 +37,11 @@ export interface HandlerChainConfig {
  *   request info - decodes path and verb once for every later filter;
  *   metrics      - counts every request, refusals by later filters included;
  *   audit ID     - so every response, even a 401, carries Audit-ID;
- *   HSTS, CORS   - headers and preflight answers that must not need credentials;
+ *   HSTS         - a header every answer carries;
+ *   GOAWAY       - with --goaway-chance, `Connection: close` on a random fraction of requests;
+ *     inside HSTS and outside authentication and the limits, as in kube, so a 401 or a 429
+ *     may say it too;
+ *   CORS         - headers and preflight answers that must not need credentials;
  *   authentication, then audit (events name the user, denied requests are audited),
  *   impersonation (acting as another identity; checked for the authenticated user, so its
  *     refusals are audited under that user),
@@ -57,6 +64,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withRequestMetrics(config.metrics),
       withAuditID(),
       withHSTS(config.strictTransportSecurity),
+      ...(config.goawayChance > 0 ? [withProbabilisticGoaway(config.goawayChance)] : []),
       withCORS(config.corsAllowedOrigins),
       withAuthentication(config.authenticator, config.auditor),
       withAudit(config.auditor),

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Admission } from '@keel/admission';
+import type { VersionInfo } from '@keel/apimachinery';
 import type { Auditor } from '@keel/audit';
 import {
   ALL_UNAUTHENTICATED,
@@ -56,6 +57,8 @@ export interface ServerParts {
   readonly authenticationInfo: Readonly<Record<string, string>>;
   /** The admission chain of --enable-admission-plugins / --disable-admission-plugins. */
   readonly admission: Admission;
+  /** The /version body. */
+  readonly version: VersionInfo;
   /** Non-resource endpoints served before the resources (service account issuer discovery). */
   readonly extraHandlers?: readonly RequestHandler[];
   /**
@@ -219,6 +222,7 @@ export async function runServer(
       auditor: parts.auditor,
       strictTransportSecurity: config.serverRun.strictTransportSecurity,
       corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
+      goawayChance: config.serverRun.goawayChance,
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
@@ -228,6 +232,7 @@ export async function runServer(
       healthHandler as RequestHandler,
       discoveryHandler(fromViews(views), {
         serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
+        version: parts.version,
       }),
       openapiHandler(views),
       metricsHandler(metrics),

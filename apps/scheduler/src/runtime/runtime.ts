@@ -32,6 +32,8 @@ export interface RuntimeOptions {
   readonly logger: Logger;
   /** Elector identity; `<hostname>_<uuid>` by default. */
   readonly identity?: string;
+  /** The clients' User-Agent, before the `/<purpose>` suffix; default @keel/client's. */
+  readonly userAgent?: string;
 }
 
 export class SchedulerRuntime {
@@ -47,7 +49,8 @@ export class SchedulerRuntime {
 
   private client(agent: string, timeoutMs = 0): RestClient {
     const cc = this.opts.settings.configuration.clientConnection;
-    const ua = agent === '' ? defaultUserAgent : `${defaultUserAgent}/${agent}`;
+    const base = this.opts.userAgent ?? defaultUserAgent;
+    const ua = agent === '' ? base : `${base}/${agent}`;
     const c = new RestClient(this.opts.connection, clientOptions(cc, ua, timeoutMs));
     this.clients.push(c);
     return c;

@@ -43,6 +43,8 @@ export interface DelegatedAuthOptions {
   readonly now?: () => Date;
   /** How failed reviews are retried; tests shorten it. */
   readonly backoff?: RetryBackoff;
+  /** The review clients' User-Agent; default @keel/client's. */
+  readonly userAgent?: string;
 }
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -50,10 +52,17 @@ const errorText = (err: unknown): string => (err instanceof Error ? err.message 
 /** client-go settings kube gives its delegated clients: high limits, as they gate every request. */
 const DELEGATED_CLIENT = { qps: 200, burst: 400 } as const;
 
-function connect(file: string, what: 'authentication' | 'authorization'): RestClient | undefined {
+function connect(
+  file: string,
+  what: 'authentication' | 'authorization',
+  userAgent: string | undefined,
+): RestClient | undefined {
   if (file === '') return undefined;
   try {
-    return new RestClient(loadConnectionConfig(file), DELEGATED_CLIENT);
+    return new RestClient(loadConnectionConfig(file), {
+      ...DELEGATED_CLIENT,
+      ...(userAgent !== undefined ? { userAgent } : {}),
+    });
   } catch (err) {
     throw new ConfigError(`failed to get delegated ${what} connection-config: ${errorText(err)}`);
   }
@@ -254,8 +263,8 @@ export class DelegatedAuth {
     authz: DelegatingAuthorizationConfig,
     opts: DelegatedAuthOptions,
   ): Promise<DelegatedAuth> {
-    const authnClient = connect(authn.remoteConnectionConfigFile, 'authentication');
-    const authzClient = connect(authz.remoteConnectionConfigFile, 'authorization');
+    const authnClient = connect(authn.remoteConnectionConfigFile, 'authentication', opts.userAgent);
+    const authzClient = connect(authz.remoteConnectionConfigFile, 'authorization', opts.userAgent);
     const clients = [authnClient, authzClient].filter((c): c is RestClient => c !== undefined);
     try {
       const { authenticator, clientCA } = await authenticationChain(authn, authnClient, opts);

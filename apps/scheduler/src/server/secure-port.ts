@@ -23,6 +23,8 @@ export interface SecurePortDeps {
   readonly shutdown: AbortSignal;
   /** The leader-election check, when leader election is on. */
   readonly leaderElection?: HealthChecker;
+  /** The User-Agent of the delegated authentication and authorization clients. */
+  readonly userAgent?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecurePort 
   }
   const auth = await DelegatedAuth.create(config.delegatingAuthentication, config.delegatingAuthorization, {
     logger,
+    ...(deps.userAgent !== undefined ? { userAgent: deps.userAgent } : {}),
   });
 
   const health = new HealthRegistries();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { notAcceptable, versionInfo } from '@keel/apimachinery';
+import { notAcceptable, versionInfo, type VersionInfo } from '@keel/apimachinery';
 import type { RequestHandler } from 'express';
 import { serialize, wantsPretty, writeError, writeObject } from '../respond.js';
 import {
@@ -23,6 +23,8 @@ export interface DiscoveryOptions {
    * address and secure port). Default: the address the request arrived on.
    */
   readonly serverAddress?: string;
+  /** The /version body. Default: the build's (versionInfo()). */
+  readonly version?: VersionInfo;
 }
 
 type Format = 'legacy' | 'aggregated';
@@ -79,7 +81,7 @@ export class DiscoveryService {
     const path = url.pathname;
     if (path === '/version' || path === '/version/') {
       // The real /version handler always indents (WriteRawJSON), whatever ?pretty says.
-      const body = JSON.stringify(versionInfo(), null, 2);
+      const body = JSON.stringify(this.options.version ?? versionInfo(), null, 2);
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
       res.end(body);
       return true;
