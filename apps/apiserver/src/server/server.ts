@@ -78,6 +78,7 @@ export interface ScopeDefaults {
   readonly maxRequestBodyBytes: number;
   readonly minRequestTimeoutSeconds: number;
   readonly deleteCollectionWorkers: number;
+  readonly watchListEnabled: boolean;
   /** The configured admission chain every stored resource's writes pass. */
   readonly admission: Admission;
   trackLongRunning(res: ServerResponse, stop: () => void): void;
@@ -126,6 +127,7 @@ export async function runServer(
     maxRequestBodyBytes: MAX_REQUEST_BODY_BYTES,
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
+    watchListEnabled: config.featureGates.enabled('WatchList'),
     admission: parts.admission,
     trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
   });
@@ -218,9 +220,12 @@ export async function runServer(
     },
     [
       healthHandler as RequestHandler,
-      discoveryHandler(fromViews(views), {
-        serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
-      }),
+      discoveryHandler(
+        fromViews(views, { storageVersionHash: config.featureGates.enabled('StorageVersionHash') }),
+        {
+          serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
+        },
+      ),
       openapiHandler(views),
       metricsHandler(metrics),
       profilingHandler({ enabled: config.features.profiling }),
