@@ -67,6 +67,21 @@ describe('keel-scheduler command line (built, plain node)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('--feature-gates refuses a gate Keel fixes, with one line and exit 1', async () => {
+    const r = await runNode(entry, ['--feature-gates=SchedulerPopFromBackoffQ=true', ...noServe]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('Error: '))).toEqual([
+      'Error: cannot set feature gate SchedulerPopFromBackoffQ to true: Keel pops pods only from the active queue, so a pod in backoff always waits its backoff out',
+    ]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--feature-gates accepts a meaningless gate at either value', async () => {
+    const d = DaemonProcess.start(entry, [...noServe, '--feature-gates=SchedulerAsyncPreemption=false']);
+    await d.waitFor(/Starting Keel scheduler/);
+    expect((await d.stop()).code).toBe(0);
+  });
+
   it.each(['SIGTERM', 'SIGINT'] as const)('runs until %s, then exits 0', async (sig) => {
     const d = DaemonProcess.start(entry, [...noServe, '-v=1']);
     await d.waitFor(/Starting Keel scheduler/);

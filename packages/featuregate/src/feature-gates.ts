@@ -1,6 +1,16 @@
-import { ALL_ALPHA, ALL_BETA, type FeatureSpec } from './known-features.js';
+import { ALL_ALPHA, ALL_BETA, type FeatureSpec, type PreRelease } from './known-features.js';
 
 export type FeatureSpecs<F extends string> = Readonly<Record<F, FeatureSpec>>;
+
+/** The reason a gate only has its default value in Keel, or undefined when both values are possible. */
+function fixedReason(spec: FeatureSpec): string | undefined {
+  return spec.keel !== undefined && 'fixed' in spec.keel ? spec.keel.fixed : undefined;
+}
+
+/** The stage AllAlpha / AllBeta switch, or undefined for any other gate. */
+function switchedStage(name: string): PreRelease | undefined {
+  return name === ALL_ALPHA ? 'ALPHA' : name === ALL_BETA ? 'BETA' : undefined;
+}
 
 /** Problems with a `name=bool` map, in the real daemons' words, plus the notices they log. */
 export function checkOverrides<F extends string>(
@@ -18,6 +28,28 @@ export function checkOverrides<F extends string>(
     if (spec.lockToDefault === true && spec.default !== value) {
       errors.push(`cannot set feature gate ${name} to ${value}, feature is locked to ${spec.default}`);
       continue;
+    }
+    const fixed = fixedReason(spec);
+    if (fixed !== undefined && spec.default !== value) {
+      errors.push(`cannot set feature gate ${name} to ${value}: Keel ${fixed}`);
+      continue;
+    }
+    const stage = switchedStage(name);
+    if (stage !== undefined) {
+      // AllAlpha/AllBeta would flip every unnamed gate of the stage, fixed ones included; leaving
+      // those at Keel's value instead would quietly ignore part of what was asked for.
+      const blocked = Object.entries<FeatureSpec>(specs)
+        .filter(([, s]) => s.preRelease === stage && fixedReason(s) !== undefined && s.default !== value)
+        .filter(([n]) => !overrides.has(n))
+        .map(([n]) => n)
+        .sort();
+      if (blocked.length > 0) {
+        errors.push(
+          `cannot set feature gate ${name} to ${value}: Keel fixes ${blocked.join(', ')} to ${!value}; ` +
+            `set ${blocked.length === 1 ? 'it' : 'them'} to ${!value} as well to switch the other ${stage.toLowerCase()} gates`,
+        );
+        continue;
+      }
     }
     if (spec.preRelease === 'DEPRECATED') {
       warnings.push(
@@ -41,7 +73,7 @@ function lookup<F extends string>(specs: FeatureSpecs<F>, name: string): Feature
 export class FeatureGates<F extends string = string> {
   private readonly values: ReadonlyMap<F, boolean>;
 
-  /** Overrides must have passed `checkOverrides`; unknown or locked ones are ignored here. */
+  /** Overrides must have passed `checkOverrides`; unknown ones are ignored, locked and fixed gates keep their default. */
   constructor(specs: FeatureSpecs<F>, overrides: ReadonlyMap<string, boolean> = new Map()) {
     const allAlpha = overrides.get(ALL_ALPHA);
     const allBeta = overrides.get(ALL_BETA);
@@ -49,7 +81,7 @@ export class FeatureGates<F extends string = string> {
     for (const name of Object.keys(specs) as F[]) {
       const spec = specs[name];
       const given = overrides.get(name);
-      if (spec.lockToDefault === true) values.set(name, spec.default);
+      if (spec.lockToDefault === true || fixedReason(spec) !== undefined) values.set(name, spec.default);
       else if (given !== undefined) values.set(name, given);
       else if (spec.preRelease === 'ALPHA' && allAlpha !== undefined) values.set(name, allAlpha);
       else if (spec.preRelease === 'BETA' && allBeta !== undefined) values.set(name, allBeta);
@@ -71,10 +103,19 @@ export class FeatureGates<F extends string = string> {
   }
 }
 
-/** The `Options are:` lines of --feature-gates help: gates a user may still flip, sorted. */
+/**
+ * The `Options are:` lines of --feature-gates help: the gates the real daemons still let a user
+ * flip, sorted. A gate fixed in Keel is listed with the one value Keel takes, not `true|false`,
+ * and with why: leaving it out would hide that Keel's default differs from the real daemons'.
+ * A meaningless gate keeps both values and says it changes nothing.
+ */
 export function describeKnownFeatures<F extends string>(specs: FeatureSpecs<F>): string[] {
   return (Object.entries(specs) as [F, FeatureSpec][])
     .filter(([, s]) => s.preRelease !== 'GA' && s.preRelease !== 'DEPRECATED')
-    .map(([name, s]) => `${name}=true|false (${s.preRelease} - default=${s.default})`)
+    .map(([name, s]) => {
+      if (s.keel === undefined) return `${name}=true|false (${s.preRelease} - default=${s.default})`;
+      if ('fixed' in s.keel) return `${name}=${s.default} (${s.preRelease} - fixed: Keel ${s.keel.fixed})`;
+      return `${name}=true|false (${s.preRelease} - default=${s.default}, meaningless: Keel ${s.keel.meaningless})`;
+    })
     .sort();
 }

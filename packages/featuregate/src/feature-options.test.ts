@@ -1,6 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { NamedFlagSets, parseArgs } from '@keel/flags';
-import { FeatureGates, FeatureOptions, keelFeatures, type FeatureSpecs, type KnownFeature } from './index.js';
+import {
+  FeatureGates,
+  FeatureOptions,
+  keelFeatures,
+  type FeatureSpec,
+  type FeatureSpecs,
+  type KnownFeature,
+} from './index.js';
 
 function run(argv: string[]) {
   const o = new FeatureOptions();
@@ -16,9 +26,16 @@ function run(argv: string[]) {
 describe('FeatureOptions defaults', () => {
   it.each<[KnownFeature, boolean]>([
     ['WatchList', true],
+    ['StorageVersionHash', true],
+    // Fixed gates default to the one value Keel implements, unlike the real daemons.
     ['APIServerIdentity', true],
+    ['APIResponseCompression', false],
+    ['RemoteRequestHeaderUID', false],
+    ['AllowParsingUserUIDFromCertAuth', false],
+    ['SchedulerPopFromBackoffQ', false],
     ['ConsistentListFromCache', true],
-    ['APIResponseCompression', true],
+    ['UnauthenticatedHTTP2DOSMitigation', true],
+    ['SchedulerAsyncPreemption', true],
     ['AllAlpha', false],
     ['AllBeta', false],
     ['SchedulerQueueingHints', true],
@@ -45,6 +62,10 @@ describe('FeatureOptions defaults', () => {
     );
     expect(lines).toContain('AllAlpha=true|false (ALPHA - default=false)');
     expect(lines).toContain('WatchList=true|false (BETA - default=true)');
+    expect(lines).toContain('APIServerIdentity=true|false (BETA - default=true)');
+    expect(lines).toContain(
+      'UnauthenticatedHTTP2DOSMitigation=true|false (BETA - default=true, meaningless: Keel serves only HTTP/1.1, never HTTP/2)',
+    );
     expect(usage).not.toContain('ConsistentListFromCache');
     expect(lines.slice(1)).toEqual([...lines.slice(1)].sort());
   });
@@ -52,40 +73,55 @@ describe('FeatureOptions defaults', () => {
 
 describe('FeatureOptions parsing', () => {
   it.each<[string, string[], Partial<Record<KnownFeature, boolean>>]>([
-    ['one gate off', ['--feature-gates', 'WatchList=false'], { WatchList: false, APIServerIdentity: true }],
+    ['one gate off', ['--feature-gates', 'WatchList=false'], { WatchList: false, StorageVersionHash: true }],
     [
       'several gates, repeated flag merges',
       [
-        '--feature-gates=WatchList=false,APIServerIdentity=false',
+        '--feature-gates=WatchList=false,StorageVersionHash=false',
         '--feature-gates',
-        'CBORServingAndStorage=true',
+        'UnauthenticatedHTTP2DOSMitigation=false',
       ],
-      { WatchList: false, APIServerIdentity: false, CBORServingAndStorage: true },
+      { WatchList: false, StorageVersionHash: false, UnauthenticatedHTTP2DOSMitigation: false },
     ],
     [
       'Go bool spellings',
-      ['--feature-gates', 'WatchList=F,CBORServingAndStorage=1'],
-      { WatchList: false, CBORServingAndStorage: true },
+      ['--feature-gates', 'WatchList=F,SchedulerAsyncPreemption=0,StorageVersionHash=1'],
+      { WatchList: false, SchedulerAsyncPreemption: false, StorageVersionHash: true },
     ],
     [
-      'AllAlpha switches unnamed alpha gates',
-      ['--feature-gates', 'AllAlpha=true'],
-      { CBORServingAndStorage: true, WatchList: true },
+      'AllAlpha=true is accepted once the fixed alpha gates are named at their value',
+      ['--feature-gates', 'AllAlpha=true,CBORServingAndStorage=false'],
+      { CBORServingAndStorage: false, WatchList: true },
+    ],
+    [
+      'AllBeta=true switches the other beta gates once the fixed ones are named at their value',
+      [
+        '--feature-gates',
+        'AllBeta=true,APIResponseCompression=false,APIServerIdentity=false,AllowParsingUserUIDFromCertAuth=false',
+        '--feature-gates',
+        'RemoteRequestHeaderUID=false,SchedulerPopFromBackoffQ=false',
+      ],
+      {
+        WatchCacheInitializationPostStartHook: true,
+        APIServerIdentity: false,
+        SchedulerPopFromBackoffQ: false,
+      },
     ],
     [
       'AllBeta=false switches off unnamed beta gates',
       ['--feature-gates', 'AllBeta=false'],
       {
         WatchList: false,
-        APIServerIdentity: false,
+        StorageVersionHash: false,
         SchedulerAsyncPreemption: false,
+        APIServerIdentity: false,
         CBORServingAndStorage: false,
       },
     ],
     [
       'a named gate beats AllBeta, whatever the order',
       ['--feature-gates', 'WatchList=true,AllBeta=false'],
-      { WatchList: true, APIServerIdentity: false },
+      { WatchList: true, StorageVersionHash: false },
     ],
     [
       'AllBeta leaves locked GA gates alone',
@@ -96,6 +132,23 @@ describe('FeatureOptions parsing', () => {
       'a locked gate may be set to its own value',
       ['--feature-gates', 'SchedulerQueueingHints=true'],
       { SchedulerQueueingHints: true },
+    ],
+    [
+      "a fixed gate may be set to Keel's value",
+      ['--feature-gates', 'APIServerIdentity=false,CBORServingAndStorage=false'],
+      { APIServerIdentity: false, CBORServingAndStorage: false },
+    ],
+    [
+      'meaningless gates take either value',
+      [
+        '--feature-gates',
+        'UnauthenticatedHTTP2DOSMitigation=false,WatchCacheInitializationPostStartHook=true,SchedulerAsyncPreemption=false',
+      ],
+      {
+        UnauthenticatedHTTP2DOSMitigation: false,
+        WatchCacheInitializationPostStartHook: true,
+        SchedulerAsyncPreemption: false,
+      },
     ],
   ])('%s', (_name, argv, expected) => {
     const { parseErrors, errors, gates } = run(argv);
@@ -139,7 +192,42 @@ describe('FeatureOptions validation', () => {
         'unrecognized feature gate: Bar',
       ],
     ],
-    ['valid gates', ['--feature-gates', 'WatchList=false,AllAlpha=true'], []],
+    [
+      'fixed gates',
+      [
+        '--feature-gates',
+        'APIResponseCompression=true,RemoteRequestHeaderUID=true,AllowParsingUserUIDFromCertAuth=true',
+        '--feature-gates',
+        'CBORServingAndStorage=true,SchedulerPopFromBackoffQ=true',
+      ],
+      [
+        'cannot set feature gate APIResponseCompression to true: Keel does not compress responses',
+        'cannot set feature gate RemoteRequestHeaderUID to true: Keel reads no user UID from front-proxy request headers and has no --requestheader-uid-headers',
+        "cannot set feature gate AllowParsingUserUIDFromCertAuth to true: Keel does not read a user UID from the client certificate's OID 1.3.6.1.4.1.57683.2",
+        'cannot set feature gate CBORServingAndStorage to true: Keel serves and stores no CBOR',
+        'cannot set feature gate SchedulerPopFromBackoffQ to true: Keel pops pods only from the active queue, so a pod in backoff always waits its backoff out',
+      ],
+    ],
+    [
+      'AllAlpha and AllBeta would flip fixed gates',
+      [
+        '--feature-gates',
+        'AllAlpha=true,AllBeta=true,APIServerIdentity=false,SchedulerPopFromBackoffQ=false',
+      ],
+      [
+        'cannot set feature gate AllAlpha to true: Keel fixes CBORServingAndStorage to false; set it to false as well to switch the other alpha gates',
+        'cannot set feature gate AllBeta to true: Keel fixes APIResponseCompression, AllowParsingUserUIDFromCertAuth, RemoteRequestHeaderUID to false; set them to false as well to switch the other beta gates',
+      ],
+    ],
+    [
+      'meaningless gates',
+      [
+        '--feature-gates',
+        'UnauthenticatedHTTP2DOSMitigation=false,WatchCacheInitializationPostStartHook=true,SchedulerAsyncPreemption=false',
+      ],
+      [],
+    ],
+    ['valid gates', ['--feature-gates', 'WatchList=false,StorageVersionHash=false,AllBeta=false'], []],
   ])('%s', (_name, argv, expected) => {
     const { parseErrors, errors } = run(argv);
     expect(parseErrors).toEqual([]);
@@ -149,6 +237,34 @@ describe('FeatureOptions validation', () => {
   it('ignores an invalid override when building gates and keeps the locked value', () => {
     const { gates } = run(['--feature-gates', 'ConsistentListFromCache=false']);
     expect(gates.enabled('ConsistentListFromCache')).toBe(true);
+  });
+
+  it("keeps a fixed gate at Keel's value whatever was asked", () => {
+    const { gates } = run(['--feature-gates', 'RemoteRequestHeaderUID=true,AllBeta=true']);
+    expect(gates.enabled('RemoteRequestHeaderUID')).toBe(false);
+    expect(gates.enabled('APIResponseCompression')).toBe(false);
+  });
+
+  it('has a row in the Feature gates table of docs/operations.md for every gate', () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+    const ops = readFileSync(join(root, 'docs', 'operations.md'), 'utf8');
+    const section = ops.slice(ops.indexOf('\n## Feature gates\n'));
+    const rows = section.split('\n').filter((l) => l.startsWith('| `'));
+    for (const name of Object.keys(keelFeatures)) {
+      expect(
+        rows.some((r) => r.split('|')[1]?.includes(`\`${name}\``)),
+        name,
+      ).toBe(true);
+    }
+  });
+
+  it('gives every fixed or meaningless gate a reason, and fixed gates only where they can be flipped', () => {
+    for (const [name, spec] of Object.entries(keelFeatures) as [KnownFeature, FeatureSpec][]) {
+      if (spec.keel === undefined) continue;
+      const reason = 'fixed' in spec.keel ? spec.keel.fixed : spec.keel.meaningless;
+      expect(reason.trim(), name).not.toBe('');
+      expect(spec.lockToDefault, name).toBeUndefined();
+    }
   });
 
   it('warns when GA or deprecated gates are set', () => {

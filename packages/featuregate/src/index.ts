@@ -5,6 +5,7 @@ export {
   ALL_BETA,
   keelFeatures,
   type FeatureSpec,
+  type KeelStatus,
   type KnownFeature,
   type PreRelease,
 } from './known-features.js';

@@ -19,7 +19,7 @@ import { writeError } from './respond.js';
 const VERBS: Readonly<Record<string, Handler>> = {
   get: getResource,
   list: listResource,
-  watch: (scope, r) => watchResource(scope, r, listOptions(scope.view, r)),
+  watch: (scope, r) => watchResource(scope, r, listOptions(scope, r)),
   create: createResource,
   update: updateResource,
   patch: patchResource,

@@ -41,7 +41,10 @@ class HeldByFinalizers<I> extends Error {
   }
 }
 
-/** A watch that sends no initial events has no end of them to mark (an empty store starts at "0"). */
+/**
+ * A watch that did not ask for initial events has no end of them to mark (sendInitialEvents=false
+ * sends none, and an empty store starts at "0"; a legacy watch sends them without the bookmark).
+ */
 async function* withoutInitialEventsEnd<I>(
   events: AsyncIterable<WatchEvent<I>>,
 ): AsyncIterable<WatchEvent<I>> {
@@ -212,6 +215,8 @@ export class GenericStore<I extends InternalObject> {
    * Opens a watch. `sendInitialEvents` (WatchList) picks the start: true streams the current state
    * (at least as new as resourceVersion) before the changes; false starts after resourceVersion,
    * or from now when it is unset or 0; undefined keeps the legacy rule (state only from ""/0).
+   * Only a watch that asked for initial events gets the bookmark ending them: with the WatchList
+   * gate off a legacy watch from "" streams the state without it, as the real server does.
    * Rejects (before anything is streamed) when the store has not reached resourceVersion.
    */
   async watch(
@@ -247,7 +252,7 @@ export class GenericStore<I extends InternalObject> {
       signal: q.signal,
       ...(predicate ? { predicate } : {}),
     });
-    return q.sendInitialEvents === false ? withoutInitialEventsEnd(events) : events;
+    return q.sendInitialEvents === true ? events : withoutInitialEventsEnd(events);
   }
 
   /** Translates a storage error seen inside a watch stream into the Status the stream carries. */

@@ -81,6 +81,7 @@ export interface ScopeDefaults {
   readonly maxRequestBodyBytes: number;
   readonly minRequestTimeoutSeconds: number;
   readonly deleteCollectionWorkers: number;
+  readonly watchListEnabled: boolean;
   /** The configured admission chain every stored resource's writes pass. */
   readonly admission: Admission;
   trackLongRunning(res: ServerResponse, stop: () => void): void;
@@ -129,6 +130,7 @@ export async function runServer(
     maxRequestBodyBytes: MAX_REQUEST_BODY_BYTES,
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
+    watchListEnabled: config.featureGates.enabled('WatchList'),
     admission: parts.admission,
     trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
   });
@@ -230,10 +232,13 @@ export async function runServer(
     },
     [
       healthHandler as RequestHandler,
-      discoveryHandler(fromViews(views), {
-        serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
-        version: parts.version,
-      }),
+      discoveryHandler(
+        fromViews(views, { storageVersionHash: config.featureGates.enabled('StorageVersionHash') }),
+        {
+          serverAddress: `${config.advertiseAddress ?? '127.0.0.1'}:${config.secureServing.port}`,
+          version: parts.version,
+        },
+      ),
       openapiHandler(views),
       metricsHandler(metrics),
       profilingHandler({ enabled: config.features.profiling }),

@@ -64,6 +64,16 @@ describe('fromViews', () => {
     ]);
   });
 
+  it('drops every storageVersionHash when the StorageVersionHash gate is off', () => {
+    const hashes = (features?: { storageVersionHash: boolean }) =>
+      fromViews([pods, nodes], features).flatMap((g) =>
+        g.versions.flatMap((v) => v.resources.map((r) => r.storageVersionHash)),
+      );
+    expect(hashes()).toEqual([undefined, 'xPOwRZ+Yhw8=']);
+    expect(hashes({ storageVersionHash: true })).toEqual([undefined, 'xPOwRZ+Yhw8=']);
+    expect(hashes({ storageVersionHash: false })).toEqual([undefined, undefined]);
+  });
+
   it('rejects a resource served twice in one group version', () => {
     expect(() => fromViews([coreV1EventView, coreV1EventView])).toThrow(
       'discovery: events served twice in /v1',

@@ -52,7 +52,13 @@ export interface DiscoveryView {
   readonly subresources?: readonly DiscoverySubresource[];
 }
 
-function toResource(v: DiscoveryView): DiscoveryResource {
+/** What the server's configuration changes in discovery. */
+export interface DiscoveryFeatures {
+  /** The StorageVersionHash feature gate; without it no resource carries a hash, as in the real server. */
+  readonly storageVersionHash?: boolean;
+}
+
+function toResource(v: DiscoveryView, features: DiscoveryFeatures): DiscoveryResource {
   return {
     name: v.resource,
     singularName: v.singular,
@@ -61,7 +67,9 @@ function toResource(v: DiscoveryView): DiscoveryResource {
     verbs: [...v.verbs].sort(),
     ...(v.shortNames?.length ? { shortNames: [...v.shortNames] } : {}),
     ...(v.categories?.length ? { categories: [...v.categories] } : {}),
-    ...(v.storageVersionHash ? { storageVersionHash: v.storageVersionHash } : {}),
+    ...(v.storageVersionHash && features.storageVersionHash !== false
+      ? { storageVersionHash: v.storageVersionHash }
+      : {}),
     ...(v.subresources?.length ? { subresources: [...v.subresources] } : {}),
   };
 }
@@ -71,7 +79,10 @@ function toResource(v: DiscoveryView): DiscoveryResource {
  * appear (that order is the preference order); resources are sorted by name, as the real
  * server's installer sorts them.
  */
-export function fromViews(views: readonly DiscoveryView[]): DiscoveryGroup[] {
+export function fromViews(
+  views: readonly DiscoveryView[],
+  features: DiscoveryFeatures = {},
+): DiscoveryGroup[] {
   const groups = new Map<string, Map<string, DiscoveryResource[]>>();
   for (const view of views) {
     let versions = groups.get(view.group);
@@ -81,7 +92,7 @@ export function fromViews(views: readonly DiscoveryView[]): DiscoveryGroup[] {
     if (resources.some((r) => r.name === view.resource)) {
       throw new Error(`discovery: ${view.resource} served twice in ${view.group}/${view.version}`);
     }
-    resources.push(toResource(view));
+    resources.push(toResource(view, features));
   }
   return [...groups].map(([group, versions]) => ({
     group,

@@ -7,7 +7,7 @@ import { requestEffects } from './write-context.js';
 
 /** DELETE a collection: every selected object, --delete-collection-workers at a time; 200 with the deleted list. */
 export const deleteCollectionResource: Handler = async (scope, r) => {
-  const list = listOptions(scope.view, r);
+  const list = listOptions(scope, r);
   const opts = await deleteOptions(scope, r);
   const result = await deleteCollection(scope.store, r.info.namespace, listQuery(list), {
     dryRun: opts.dryRun,

@@ -3,11 +3,13 @@ import type { ListResult } from '@keel/storage';
 import { listMember } from '../../registry/encoded-items.js';
 import type { ListQuery } from '../../registry/generic-store.js';
 import { apiVersionOf, type InternalObject, type ResourceView } from '../../registry/resource-view.js';
-import type { HandlerRequest } from './scope.js';
+import type { HandlerRequest, RequestScope } from './scope.js';
 
 /** Parses and validates list/watch query parameters against the view's field labels. */
-export function listOptions(view: ResourceView, { url, info }: HandlerRequest): ListOptions {
+export function listOptions(scope: RequestScope, { url, info }: HandlerRequest): ListOptions {
+  const { view } = scope;
   return parseListOptions(url.searchParams, {
+    watchListEnabled: scope.watchListEnabled,
     convertFieldLabel: view.convertFieldLabel ?? supportedFieldLabels(view.fieldLabels),
     ...(info.name !== '' ? { name: info.name } : {}),
   });

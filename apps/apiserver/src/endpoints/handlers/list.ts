@@ -8,7 +8,7 @@ import { watchResource } from './watch.js';
 
 /** GET a collection (one namespace, or all with the cluster-wide path); `watch=true` streams instead. */
 export const listResource: Handler = async (scope, r) => {
-  const opts = listOptions(scope.view, r);
+  const opts = listOptions(scope, r);
   if (opts.watch) return watchResource(scope, r, opts);
   const table = tableOptions(r);
   const query = listQuery(opts);

@@ -16,6 +16,8 @@ export interface RequestScope<I extends InternalObject = InternalObject> {
   /** Watches without timeoutSeconds end after a random time in [min, 2*min). */
   readonly minRequestTimeoutSeconds: number;
   readonly deleteCollectionWorkers: number;
+  /** The WatchList feature gate: watches may ask for sendInitialEvents, and from "" or "0" get them. */
+  readonly watchListEnabled: boolean;
   /** Registers a long-running response so shutdown ends it cleanly. */
   trackLongRunning(res: ServerResponse, stop: () => void): void;
 }
