@@ -146,8 +146,8 @@ describe('keel-apiserver --feature-gates', () => {
 
   it.each([
     [
-      '--feature-gates=APIResponseCompression=true',
-      'cannot set feature gate APIResponseCompression to true: Keel does not compress responses',
+      '--feature-gates=AllowParsingUserUIDFromCertAuth=true',
+      "cannot set feature gate AllowParsingUserUIDFromCertAuth to true: Keel does not read a user UID from the client certificate's OID 1.3.6.1.4.1.57683.2",
     ],
     [
       '--feature-gates=RemoteRequestHeaderUID=true',

@@ -29,7 +29,7 @@ describe('FeatureOptions defaults', () => {
     ['StorageVersionHash', true],
     // Fixed gates default to the one value Keel implements, unlike the real daemons.
     ['APIServerIdentity', true],
-    ['APIResponseCompression', false],
+    ['APIResponseCompression', true],
     ['RemoteRequestHeaderUID', false],
     ['AllowParsingUserUIDFromCertAuth', false],
     ['SchedulerPopFromBackoffQ', false],
@@ -97,7 +97,7 @@ describe('FeatureOptions parsing', () => {
       'AllBeta=true switches the other beta gates once the fixed ones are named at their value',
       [
         '--feature-gates',
-        'AllBeta=true,APIResponseCompression=false,APIServerIdentity=false,AllowParsingUserUIDFromCertAuth=false',
+        'AllBeta=true,APIServerIdentity=false,AllowParsingUserUIDFromCertAuth=false',
         '--feature-gates',
         'RemoteRequestHeaderUID=false,SchedulerPopFromBackoffQ=false',
       ],
@@ -196,12 +196,11 @@ describe('FeatureOptions validation', () => {
       'fixed gates',
       [
         '--feature-gates',
-        'APIResponseCompression=true,RemoteRequestHeaderUID=true,AllowParsingUserUIDFromCertAuth=true',
+        'RemoteRequestHeaderUID=true,AllowParsingUserUIDFromCertAuth=true',
         '--feature-gates',
         'CBORServingAndStorage=true,SchedulerPopFromBackoffQ=true',
       ],
       [
-        'cannot set feature gate APIResponseCompression to true: Keel does not compress responses',
         'cannot set feature gate RemoteRequestHeaderUID to true: Keel reads no user UID from front-proxy request headers and has no --requestheader-uid-headers',
         "cannot set feature gate AllowParsingUserUIDFromCertAuth to true: Keel does not read a user UID from the client certificate's OID 1.3.6.1.4.1.57683.2",
         'cannot set feature gate CBORServingAndStorage to true: Keel serves and stores no CBOR',
@@ -216,7 +215,7 @@ describe('FeatureOptions validation', () => {
       ],
       [
         'cannot set feature gate AllAlpha to true: Keel fixes CBORServingAndStorage to false; set it to false as well to switch the other alpha gates',
-        'cannot set feature gate AllBeta to true: Keel fixes APIResponseCompression, AllowParsingUserUIDFromCertAuth, RemoteRequestHeaderUID to false; set them to false as well to switch the other beta gates',
+        'cannot set feature gate AllBeta to true: Keel fixes AllowParsingUserUIDFromCertAuth, RemoteRequestHeaderUID to false; set them to false as well to switch the other beta gates',
       ],
     ],
     [
@@ -242,7 +241,7 @@ describe('FeatureOptions validation', () => {
   it("keeps a fixed gate at Keel's value whatever was asked", () => {
     const { gates } = run(['--feature-gates', 'RemoteRequestHeaderUID=true,AllBeta=true']);
     expect(gates.enabled('RemoteRequestHeaderUID')).toBe(false);
-    expect(gates.enabled('APIResponseCompression')).toBe(false);
+    expect(gates.enabled('AllowParsingUserUIDFromCertAuth')).toBe(false);
   });
 
   it('has a row in the Feature gates table of docs/operations.md for every gate', () => {

@@ -39,11 +39,7 @@ export const keelFeatures = {
   AllBeta: { default: false, preRelease: 'BETA' },
 
   // API server
-  APIResponseCompression: {
-    default: false,
-    preRelease: 'BETA',
-    keel: { fixed: 'does not compress responses' },
-  },
+  APIResponseCompression: { default: true, preRelease: 'BETA' },
   APIServerIdentity: { default: true, preRelease: 'BETA' },
   APIServerTracing: { default: true, preRelease: 'GA', lockToDefault: true },
   AllowParsingUserUIDFromCertAuth: {

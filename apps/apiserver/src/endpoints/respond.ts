@@ -1,6 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzip } from 'node:zlib';
 import { toStatus } from '@keel/apimachinery';
 import type { Logger } from '@keel/log';
+import { maybeContext } from '../filters/context.js';
+
+/**
+ * kube gzips a response only from this size (and at level 1): below it the CPU costs more than
+ * the bytes saved.
+ */
+export const GZIP_THRESHOLD = 128 * 1024;
+export const GZIP_LEVEL = 1;
+
+/** Whether this response may be gzipped once it reaches GZIP_THRESHOLD (see filters/compression.ts). */
+export function mayGzip(res: ServerResponse): boolean {
+  return maybeContext(res)?.gzip === true;
+}
 
 /**
  * `?pretty=true|1` indents; any false value turns it off even for curl; without the parameter,
@@ -18,8 +32,28 @@ export function serialize(obj: unknown, pretty: boolean): string {
 }
 
 export function writeJson(res: ServerResponse, code: number, body: string): void {
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+  const length = Buffer.byteLength(body);
+  if (length < GZIP_THRESHOLD || !mayGzip(res)) {
+    res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
+    res.end(body);
+    return;
+  }
+  // Off the event loop: a large body takes milliseconds to compress.
+  gzip(body, { level: GZIP_LEVEL }, (err, zipped) => {
+    if (res.destroyed) return;
+    if (err) {
+      res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
+      res.end(body);
+      return;
+    }
+    res.writeHead(code, {
+      'Content-Type': 'application/json',
+      'Content-Encoding': 'gzip',
+      Vary: 'Accept-Encoding',
+      'Content-Length': zipped.length,
+    });
+    res.end(zipped);
+  });
 }
 
 export function writeObject(

@@ -16,6 +16,8 @@ export interface RequestContext {
   originalUser?: UserInfo;
   /** Watches and other streams: exempt from the timeout and the in-flight caps. */
   longRunning: boolean;
+  /** The client accepts gzip and the APIResponseCompression gate is on: large bodies are gzipped. */
+  gzip?: boolean;
 }
 
 const KEY = 'keel';
@@ -28,6 +30,11 @@ export function context(res: Response): RequestContext {
   const ctx = res.locals[KEY] as RequestContext | undefined;
   if (!ctx) throw new Error('request context missing: the request-info filter must run first');
   return ctx;
+}
+
+/** The context when the chain set one (a response written before request info has none). */
+export function maybeContext(res: ServerResponse): RequestContext | undefined {
+  return (res as Partial<Response>).locals?.[KEY] as RequestContext | undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { withAuditID } from '../filters/audit-id.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
 import { withProbabilisticGoaway } from '../filters/goaway.js';
+import { withCompression } from '../filters/compression.js';
 import { withCORS, withHSTS } from '../filters/hsts-cors.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import { InFlightRequests, withMaxInFlight } from '../filters/max-in-flight.js';
@@ -29,6 +30,8 @@ export interface HandlerChainConfig {
   readonly maxMutatingRequestsInFlight: number;
   readonly requestTimeoutMs: number;
   readonly metrics: ApiServerMetrics;
+  /** The APIResponseCompression gate: large responses are gzipped for clients that accept it. */
+  readonly compression: boolean;
 }
 
 /**
@@ -47,7 +50,7 @@ export interface HandlerChainConfig {
  *     refusals are audited under that user),
  *   authorization of the identity the request acts as, then in-flight limits (refused
  *     requests never hold a slot),
- *   request timeout, and finally the handlers.
+ *   request timeout, compression (marks what the writers may gzip), and finally the handlers.
  */
 export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly RequestHandler[]): Express {
   const app = express();
@@ -72,6 +75,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withAuthorization(config.authorizer),
       withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),
       withTimeout(config.requestTimeoutMs),
+      ...(config.compression ? [withCompression()] : []),
       ...handlers,
     ]),
   );

@@ -225,6 +225,7 @@ export async function runServer(
       strictTransportSecurity: config.serverRun.strictTransportSecurity,
       corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
       goawayChance: config.serverRun.goawayChance,
+      compression: config.featureGates.enabled('APIResponseCompression'),
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
