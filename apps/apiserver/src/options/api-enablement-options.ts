@@ -132,7 +132,8 @@ export class ApiEnablementOptions implements OptionsGroup<{ apiEnablement?: ApiE
       usage:
         'A set of key=value pairs that enable or disable built-in APIs. Supported options are: v1=true|false for the ' +
         'core API group; <group>/<version>=true|false for a specific API group and version (e.g. events.k8s.io/v1=true); ' +
-        '<group>/<version>/<resource>=true|false for a single resource; api/all=true|false controls all API versions; ' +
+        '<group>/<version>/<resource>=true|false for a single resource (api/v1/<resource> in the core group), which ' +
+        'wins over its group and version; api/all=true|false controls all API versions; ' +
         'api/ga=true|false controls all API versions of the form v[0-9]+; api/beta=true|false controls all API ' +
         'versions of the form v[0-9]+beta[0-9]+; api/alpha=true|false controls all API versions of the form ' +
         'v[0-9]+alpha[0-9]+. The core group may also be written api/v1.',
