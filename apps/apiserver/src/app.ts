@@ -231,7 +231,6 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
           authenticator: done.authn.authenticator,
           authorizer: done.authz.authorizer,
           ruleResolver: done.authz.ruleResolver,
-          isEnabled: (gv) => config.apiEnablement.isEnabled(gv),
           apiAudiences: config.authentication.apiAudiences,
           allowPrivileged: config.podPolicy.allowPrivileged,
           tokenRequests: issuer && {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '@keel/apimachinery';
 import type { UserInfo } from '@keel/auth';
-import type { DiscoveryView } from './discovery/groups.js';
+import { groupVersionString, type DiscoveryView } from './discovery/groups.js';
 import { createResource } from './handlers/create.js';
 import { deleteCollectionResource } from './handlers/delete-collection.js';
 import { deleteResource } from './handlers/delete.js';
@@ -55,6 +55,12 @@ export interface Route {
   readonly namespaced: boolean;
   readonly handlers: Readonly<Partial<Record<string, RouteHandler>>>;
 }
+
+/**
+ * Whether a resource is served (--runtime-config); `groupVersion` is `v1` for the core group.
+ * A disabled resource's subresources go with it.
+ */
+export type ResourceEnabled = (groupVersion: string, resource: string) => boolean;
 
 /** A route with the verbs each kind of path takes. */
 interface ServedRoute extends Route {
@@ -112,10 +118,19 @@ export function viewHandlers(scope: RequestScope): Record<string, RouteHandler> 
  * Routes resource requests by what request-info decoded: group, version, resource and
  * subresource pick the route; the verb picks its handler. A path that names no served resource
  * is the real server's 404 Status; a verb the path does not take is 405.
+ *
+ * Resources `isEnabled` turns off are never registered, so they answer that same 404, as in the
+ * real server, where a disabled resource's storage is never installed.
  */
 export class ResourceDispatcher {
   private readonly routes = new Map<string, ServedRoute>();
   private readonly served: RequestScope['store'][] = [];
+
+  constructor(private readonly isEnabled: ResourceEnabled) {}
+
+  private enabled(r: { group: string; version: string; resource: string }): boolean {
+    return this.isEnabled(groupVersionString(r.group, r.version), r.resource);
+  }
 
   /** The store of every resource served through `add` (the namespace controller empties them). */
   stores(): readonly RequestScope['store'][] {
@@ -124,8 +139,10 @@ export class ResourceDispatcher {
 
   /** Serves a view's resource through the generic handlers of the verbs it lists. */
   add(scope: RequestScope): void {
-    this.served.push(scope.store);
     const v = scope.view;
+    // A disabled resource's objects are left alone: the namespace controller does not empty them.
+    if (!this.enabled(v)) return;
+    this.served.push(scope.store);
     this.addRoute({
       group: v.group,
       version: v.version,
@@ -156,7 +173,9 @@ export class ResourceDispatcher {
     });
   }
 
+  /** Registers nothing for a disabled resource (nor for its subresources). */
   addRoute(route: Route): void {
+    if (!this.enabled(route)) return;
     const key = routeKey(route.group, route.version, route.resource, route.subresource);
     if (this.routes.has(key)) throw new Error(`dispatcher: ${key} served twice`);
     // The verbs each kind of path takes, worked out once instead of on every request.

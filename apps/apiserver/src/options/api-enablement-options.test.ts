@@ -47,8 +47,20 @@ describe('ApiEnablementOptions', () => {
     [['--runtime-config=api/beta,api/alpha=true'], ALL],
     [
       ['--runtime-config=authorization.k8s.io/v1=false,authentication.k8s.io/v1=F'],
-      ['v1', 'events.k8s.io/v1', 'coordination.k8s.io/v1'],
+      [
+        'v1',
+        'events.k8s.io/v1',
+        'rbac.authorization.k8s.io/v1',
+        'admissionregistration.k8s.io/v1',
+        'scheduling.k8s.io/v1',
+        'coordination.k8s.io/v1',
+      ],
     ],
+    [
+      ['--runtime-config=rbac.authorization.k8s.io/v1=false,admissionregistration.k8s.io/v1=0'],
+      GA.filter((gv) => !['rbac.authorization.k8s.io/v1', 'admissionregistration.k8s.io/v1'].includes(gv)),
+    ],
+    [['--runtime-config=scheduling.k8s.io/v1=false'], GA.filter((gv) => gv !== 'scheduling.k8s.io/v1')],
     [['--runtime-config=authentication.k8s.io/v1beta1=true'], [...GA, 'authentication.k8s.io/v1beta1']],
     // Switching a resource on also serves its group/version.
     [['--runtime-config=api/all=false,events.k8s.io/v1/events=true'], ['events.k8s.io/v1']],
@@ -57,6 +69,15 @@ describe('ApiEnablementOptions', () => {
     expect(parsed.errors).toEqual([]);
     expect(o.validate()).toEqual([]);
     expect(enabled(slice())).toEqual(expected);
+  });
+
+  it('turns off one core resource and leaves the rest of v1 on', () => {
+    const { o, slice } = setup(['--runtime-config=api/v1/configmaps=false']);
+    expect(o.validate()).toEqual([]);
+    const s = slice();
+    expect(s.isEnabled('v1')).toBe(true);
+    expect(s.isResourceEnabled('v1', 'configmaps')).toBe(false);
+    expect(s.isResourceEnabled('v1', 'pods')).toBe(true);
   });
 
   it('resolves resource switches over their group/version', () => {
@@ -104,6 +125,13 @@ describe('ApiEnablementOptions', () => {
         '--runtime-config: unknown group version events.k8s.io/v1beta1',
         '--runtime-config: unknown group version api/v2',
         '--runtime-config: unknown group version coordination.k8s.io/v2',
+      ],
+    ],
+    [
+      ['--runtime-config=rbac.authorization.k8s.io/v1beta1=true,scheduling.k8s.io/v1alpha1/priorityclasses'],
+      [
+        '--runtime-config: unknown group version rbac.authorization.k8s.io/v1beta1',
+        '--runtime-config: unknown group version scheduling.k8s.io/v1alpha1',
       ],
     ],
     [

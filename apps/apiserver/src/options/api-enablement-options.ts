@@ -1,12 +1,19 @@
 import { flagTypes as t, parseGoBool, type NamedFlagSets, type OptionsGroup } from '@keel/flags';
 
-/** The group/versions Keel serves (now or soon); `v1` is the legacy core group. */
+/**
+ * Every group/version Keel installs, in /apis order; `v1` is the legacy core group. Exactly
+ * these: anything else is refused as unknown, the server will not start with an installed
+ * group/version missing here, and runtime-config.test.ts fails when one listed is not served.
+ */
 export const SERVED_GROUP_VERSIONS = [
   'v1',
   'events.k8s.io/v1',
-  'coordination.k8s.io/v1',
   'authentication.k8s.io/v1',
   'authorization.k8s.io/v1',
+  'rbac.authorization.k8s.io/v1',
+  'admissionregistration.k8s.io/v1',
+  'scheduling.k8s.io/v1',
+  'coordination.k8s.io/v1',
   // Off unless enabled: older SelfSubjectReview versions kubectl auth whoami falls back to.
   'authentication.k8s.io/v1beta1',
   'authentication.k8s.io/v1alpha1',
@@ -17,10 +24,10 @@ export interface ApiEnablementConfig {
   readonly groupVersions: ReadonlyMap<string, boolean>;
   /** Explicit per-resource switches, keyed `<groupVersion>/<resource>`. */
   readonly resources: ReadonlyMap<string, boolean>;
-  /** False for anything Keel does not serve. */
-  isEnabled(groupVersion: string): boolean;
+  /** False for anything Keel does not serve. Closures: safe to pass around detached. */
+  readonly isEnabled: (groupVersion: string) => boolean;
   /** A resource's own switch wins over its group/version's. */
-  isResourceEnabled(groupVersion: string, resource: string): boolean;
+  readonly isResourceEnabled: (groupVersion: string, resource: string) => boolean;
 }
 
 type Stability = 'ga' | 'beta' | 'alpha';
@@ -125,7 +132,8 @@ export class ApiEnablementOptions implements OptionsGroup<{ apiEnablement?: ApiE
       usage:
         'A set of key=value pairs that enable or disable built-in APIs. Supported options are: v1=true|false for the ' +
         'core API group; <group>/<version>=true|false for a specific API group and version (e.g. events.k8s.io/v1=true); ' +
-        '<group>/<version>/<resource>=true|false for a single resource; api/all=true|false controls all API versions; ' +
+        '<group>/<version>/<resource>=true|false for a single resource (api/v1/<resource> in the core group), which ' +
+        'wins over its group and version; api/all=true|false controls all API versions; ' +
         'api/ga=true|false controls all API versions of the form v[0-9]+; api/beta=true|false controls all API ' +
         'versions of the form v[0-9]+beta[0-9]+; api/alpha=true|false controls all API versions of the form ' +
         'v[0-9]+alpha[0-9]+. The core group may also be written api/v1.',

@@ -26,11 +26,6 @@ export interface ReviewDeps {
   readonly ruleResolver: RuleResolver;
   /** --api-audiences (defaulting to the service account issuers). */
   readonly apiAudiences: readonly string[];
-  /**
-   * Whether --runtime-config serves a group/version; SelfSubjectReview's v1beta1 and v1alpha1
-   * are off unless enabled, as in kube. Absent: only the default versions.
-   */
-  readonly isEnabled?: (groupVersion: string) => boolean;
 }
 
 type CreateOnly = Omit<ServedResource, 'listKind'> & { readonly verbs: readonly string[] };
@@ -48,7 +43,8 @@ function serve(dispatcher: ResourceDispatcher, r: CreateOnly, create: RouteHandl
  * authorizer; the self reviews (`kubectl auth can-i`, `kubectl auth whoami`) and
  * LocalSubjectAccessReview answer about the caller or within a namespace. Installed in the
  * order discovery lists them: authentication.k8s.io v1, then authorization.k8s.io, then the
- * optional older authentication versions.
+ * older authentication versions, which the dispatcher drops unless --runtime-config turns them
+ * on (off by default, as in kube).
  */
 export function installReviews(
   dispatcher: ResourceDispatcher,
@@ -80,7 +76,7 @@ export function installReviews(
     ),
   ];
   for (const version of SELF_SUBJECT_REVIEW_VERSIONS) {
-    if (version === 'v1' || !deps.isEnabled?.(`authentication.k8s.io/${version}`)) continue;
+    if (version === 'v1') continue;
     served.push(
       serve(dispatcher, selfSubjectReviewResource(version), selfSubjectReviewHandler(defaults, version)),
     );

@@ -122,10 +122,11 @@ export async function runServer(
     namedCheck('store', () => storage.readinessCheck(config.store.readycheckTimeout.milliseconds)),
   );
 
-  const dispatcher = new ResourceDispatcher();
+  const { apiEnablement } = config;
+  const dispatcher = new ResourceDispatcher(apiEnablement.isResourceEnabled);
   // Watches register with the server, which is built after the handlers that register them.
   const serverRef: { current?: ReturnType<typeof createSecureServer> } = {};
-  const views = parts.installResources(dispatcher, {
+  const installed = parts.installResources(dispatcher, {
     logger,
     maxRequestBodyBytes: MAX_REQUEST_BODY_BYTES,
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
@@ -134,6 +135,15 @@ export async function runServer(
     admission: parts.admission,
     trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
   });
+  // --runtime-config turns off what it does not know, so a group/version installed without being
+  // listed in SERVED_GROUP_VERSIONS would vanish without a word; fail loudly instead.
+  const unknown = [...new Set(installed.map((v) => apiVersionOf(v)))].filter(
+    (gv) => !apiEnablement.groupVersions.has(gv),
+  );
+  if (unknown.length > 0)
+    throw new Error(`Installed group/versions missing from SERVED_GROUP_VERSIONS: ${unknown.join(', ')}`);
+  // Discovery, OpenAPI, the object-count metrics and the APIServices see only what is served.
+  const views = installed.filter((v) => apiEnablement.isResourceEnabled(apiVersionOf(v), v.resource));
   const groupVersions = [...new Set(views.map((v) => apiVersionOf(v)))];
 
   const hooks = new PostStartHooks(health);
