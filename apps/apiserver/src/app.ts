@@ -16,7 +16,8 @@ import {
 } from '@keel/auth';
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
-import { loadEncryptionConfig, type EncryptionConfig } from '@keel/storage';
+import { loadEncryptionConfig, withStoreSpans, type EncryptionConfig } from '@keel/storage';
+import { loadTracingConfig, startTracing, type TracingConfig } from '@keel/tracing';
 import { apiServerCommand } from './command.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
@@ -34,6 +35,7 @@ import { NodeTaintController } from './server/node-taint-controller.js';
 import { ServedKinds } from './server/served-kinds.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { ResourceQuotaController } from './server/quota-controller.js';
+import { apiServerId } from './server/identity-lease.js';
 import { openStorage } from './server/storage-factory.js';
 import { STORED_RESOURCE_GROUPS } from './server/stored-resources.js';
 import { runServer } from './server/server.js';
@@ -59,6 +61,8 @@ export interface CompletedApiServer {
   readonly admission: PreparedAdmission;
   /** --encryption-provider-config, read and checked; undefined stores everything as plain JSON. */
   readonly encryption: EncryptionConfig | undefined;
+  /** --tracing-config-file, read and checked; undefined records no spans. */
+  readonly tracing: TracingConfig | undefined;
   /** What /version answers: the build's version, or the one --version=vX.Y.Z set. */
   readonly version: VersionInfo;
   /** --version=vX.Y.Z, which the start-up log names instead of Keel's version. */
@@ -103,6 +107,7 @@ function complete(
       configFile: config.admission.configFile,
       flags: { ...config.podPolicy, webhookClientCertificate: config.proxyClient.certificate },
     });
+    const tracing = config.tracing.configFile ? loadTracingConfig(config.tracing.configFile) : undefined;
     const encryption = config.store.encryptionProviderConfig
       ? loadEncryptionConfig(config.store.encryptionProviderConfig).withGroups(
           (r) => STORED_RESOURCE_GROUPS[r],
@@ -126,6 +131,7 @@ function complete(
         auditLog,
         admission,
         encryption,
+        tracing,
         version: versionInfo(reportedVersion),
         reportedVersion,
       },
@@ -159,7 +165,16 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     store: config.store.backend.kind,
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
-  const storage = await openStorage(config.store, logger, done.encryption);
+  // Before the store opens, so its calls during start-up are traced too.
+  const stopTracing =
+    done.tracing &&
+    (await startTracing(done.tracing, {
+      serviceName: 'apiserver',
+      instanceId: apiServerId(hostname()),
+      hostname: hostname(),
+    }));
+  const opened = await openStorage(config.store, logger, done.encryption);
+  const storage = stopTracing ? withStoreSpans(opened) : opened;
   done.tokenGetter.attach(storage);
   const { issuer, metadata } = done.serviceAccounts;
   const sa = config.authentication.serviceAccounts;
@@ -194,55 +209,59 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     informer: (keyRoot) => informers.informer(keyRoot),
     onError: (err) => logger.error('Resource quota recalculation failed', { err }),
   });
-  return runServer(config, logger, signal, {
-    storage,
-    authenticator: done.authn.authenticator,
-    authorizer: done.authz.authorizer,
-    auditor: done.auditor,
-    clientCA: done.authn.clientCA ?? '',
-    admission,
-    version: done.version,
-    startInformers: async (signal) => {
-      await informers.start(signal);
-      quotaController.start(signal);
-      nodeTaints.start(signal);
-    },
-    authenticationInfo: authenticationInfo(
-      readPem(config.authentication.clientCAFile || undefined),
-      config.authentication.requestHeader,
-      readPem(config.authentication.requestHeader?.clientCAFile),
-    ),
-    extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
-    startControllers: (dispatcher, signal) => {
-      if (!namespaces) return;
-      new NamespaceController({
-        storage,
-        finalize: namespaces.finalize,
-        stores: () => dispatcher.stores(),
-        onError: (namespace, err) =>
-          logger.v(2).info('Namespace controller pass failed; retrying', { namespace, err }),
-      }).start(signal);
-    },
-    installResources: (dispatcher, defaults) =>
-      kinds.record([
-        ...(namespaces = installNamespaces(dispatcher, storage, defaults)).served,
-        ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
-        ...installClusterResources(dispatcher, storage, defaults, {
-          authenticator: done.authn.authenticator,
-          authorizer: done.authz.authorizer,
-          ruleResolver: done.authz.ruleResolver,
-          apiAudiences: config.authentication.apiAudiences,
-          allowPrivileged: config.podPolicy.allowPrivileged,
-          tokenRequests: issuer && {
-            issuer,
+  try {
+    return await runServer(config, logger, signal, {
+      storage,
+      authenticator: done.authn.authenticator,
+      authorizer: done.authz.authorizer,
+      auditor: done.auditor,
+      clientCA: done.authn.clientCA ?? '',
+      admission,
+      version: done.version,
+      startInformers: async (signal) => {
+        await informers.start(signal);
+        quotaController.start(signal);
+        nodeTaints.start(signal);
+      },
+      authenticationInfo: authenticationInfo(
+        readPem(config.authentication.clientCAFile || undefined),
+        config.authentication.requestHeader,
+        readPem(config.authentication.requestHeader?.clientCAFile),
+      ),
+      extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
+      startControllers: (dispatcher, signal) => {
+        if (!namespaces) return;
+        new NamespaceController({
+          storage,
+          finalize: namespaces.finalize,
+          stores: () => dispatcher.stores(),
+          onError: (namespace, err) =>
+            logger.v(2).info('Namespace controller pass failed; retrying', { namespace, err }),
+        }).start(signal);
+      },
+      installResources: (dispatcher, defaults) =>
+        kinds.record([
+          ...(namespaces = installNamespaces(dispatcher, storage, defaults)).served,
+          ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
+          ...installClusterResources(dispatcher, storage, defaults, {
+            authenticator: done.authn.authenticator,
+            authorizer: done.authz.authorizer,
+            ruleResolver: done.authz.ruleResolver,
             apiAudiences: config.authentication.apiAudiences,
-            maxExpirationSeconds: sa.maxExpiration?.seconds,
-            extendExpiration: sa.extendExpiration,
-          },
-          rbacResolver,
-        }),
-      ]),
-  });
+            allowPrivileged: config.podPolicy.allowPrivileged,
+            tokenRequests: issuer && {
+              issuer,
+              apiAudiences: config.authentication.apiAudiences,
+              maxExpirationSeconds: sa.maxExpiration?.seconds,
+              extendExpiration: sa.extendExpiration,
+            },
+            rbacResolver,
+          }),
+        ]),
+    });
+  } finally {
+    await stopTracing?.();
+  }
 }
 
 /** keel-apiserver: flags, configuration, then the server until SIGTERM/SIGINT. */

@@ -377,7 +377,7 @@ export const apiServerFlagEffects: FlagEffects = {
   'logging-format': { refused: 'Keel writes only the text format', accepts: ['text'] },
   v: { acts: ['apps/apiserver/test/cli.smoke.test.ts', 'packages/log/src/logger.test.ts'] },
   vmodule: { acts: ['packages/log/src/logger.test.ts', 'packages/log/src/options.test.ts'] },
-  'tracing-config-file': { refused: 'Keel records no trace spans yet' },
+  'tracing-config-file': { acts: ['apps/apiserver/test/tracing.test.ts'] },
   'enable-aggregator-routing': {
     meaningless: 'Keel serves no APIService aggregation, so there is nothing to route to endpoints',
   },

@@ -51,3 +51,4 @@ export {
 } from './redis/connection.js';
 export { StoreInformer, type InformerChange, type StoreInformerOptions } from './informer.js';
 export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from './encryption/index.js';
+export { withStoreSpans } from './traced-storage.js';

@@ -22,3 +22,4 @@ export {
 export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';
 export { signJwt } from './jwt.js';
 export { flagEffectsProblems } from './flag-effects.js';
+export { TestOtlpCollector, type CollectedSpan } from './otlp-collector.js';

@@ -14,6 +14,7 @@ import { InFlightRequests, withMaxInFlight } from '../filters/max-in-flight.js';
 import { withRecovery } from '../filters/recovery.js';
 import { withRequestInfo } from '../filters/request-info.js';
 import { withTimeout } from '../filters/timeout.js';
+import { withTracing } from '../filters/tracing.js';
 import { withRequestMetrics, type ApiServerMetrics } from '../metrics/index.js';
 
 export interface HandlerChainConfig {
@@ -32,6 +33,8 @@ export interface HandlerChainConfig {
   readonly metrics: ApiServerMetrics;
   /** The APIResponseCompression gate: large responses are gzipped for clients that accept it. */
   readonly compression: boolean;
+  /** --tracing-config-file: every authenticated request gets a server span. */
+  readonly tracing: boolean;
 }
 
 /**
@@ -45,7 +48,8 @@ export interface HandlerChainConfig {
  *     inside HSTS and outside authentication and the limits, as in kube, so a 401 or a 429
  *     may say it too;
  *   CORS         - headers and preflight answers that must not need credentials;
- *   authentication, then audit (events name the user, denied requests are audited),
+ *   authentication, then tracing (a span per request; whether it joins the caller's trace
+ *     depends on who the caller is), audit (events name the user, denied requests are audited),
  *   impersonation (acting as another identity; checked for the authenticated user, so its
  *     refusals are audited under that user),
  *   authorization of the identity the request acts as, then in-flight limits (refused
@@ -70,6 +74,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       ...(config.goawayChance > 0 ? [withProbabilisticGoaway(config.goawayChance)] : []),
       withCORS(config.corsAllowedOrigins),
       withAuthentication(config.authenticator, config.auditor),
+      ...(config.tracing ? [withTracing()] : []),
       withAudit(config.auditor),
       withImpersonation(config.authorizer),
       withAuthorization(config.authorizer),

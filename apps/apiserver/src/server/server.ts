@@ -23,6 +23,7 @@ import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
+import { tracingEnabled } from '@keel/tracing';
 import { profilingHandler } from '../endpoints/profiling.js';
 import {
   ApiServerMetrics,
@@ -236,6 +237,7 @@ export async function runServer(
       corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
       goawayChance: config.serverRun.goawayChance,
       compression: config.featureGates.enabled('APIResponseCompression'),
+      tracing: tracingEnabled(),
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
