@@ -1,4 +1,4 @@
 export { DEFAULT_ENDPOINT, loadTracingConfig, parseTracingConfig, type TracingConfig } from './config.js';
 export { startTracing, type TracingIdentity } from './provider.js';
-export { inSpan, setTracingEnabled, tracingEnabled } from './spans.js';
+export { inSpan, tracingEnabled } from './spans.js';
 export { startRequestSpan, type RequestSpan } from './request.js';

@@ -1,6 +1,5 @@
-import { context, propagation } from '@opentelemetry/api';
 import type { TracingConfig } from './config.js';
-import { setTracingEnabled } from './spans.js';
+import { setTracingApi } from './spans.js';
 
 export interface TracingIdentity {
   /** `service.name`: upstream's API server reports `apiserver`. */
@@ -17,8 +16,9 @@ export interface TracingIdentity {
  * pays for importing it. Returns the function that flushes and stops it at shutdown.
  */
 export async function startTracing(config: TracingConfig, id: TracingIdentity): Promise<() => Promise<void>> {
-  const [{ NodeTracerProvider }, base, { OTLPTraceExporter }, { resourceFromAttributes }, core] =
+  const [api, { NodeTracerProvider }, base, { OTLPTraceExporter }, { resourceFromAttributes }, core] =
     await Promise.all([
+      import('@opentelemetry/api'),
       import('@opentelemetry/sdk-trace-node'),
       import('@opentelemetry/sdk-trace-base'),
       import('@opentelemetry/exporter-trace-otlp-grpc'),
@@ -43,11 +43,11 @@ export async function startTracing(config: TracingConfig, id: TracingIdentity): 
       propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
     }),
   });
-  setTracingEnabled(true);
+  setTracingApi(api);
   return async () => {
-    setTracingEnabled(false);
+    setTracingApi(undefined);
     await provider.shutdown();
-    context.disable();
-    propagation.disable();
+    api.context.disable();
+    api.propagation.disable();
   };
 }

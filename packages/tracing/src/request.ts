@@ -1,14 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import {
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  trace,
-  type Attributes,
-  type Link,
-  type Span,
-} from '@opentelemetry/api';
+import type { Attributes, Link, Span } from '@opentelemetry/api';
+import { tracingApi } from './spans.js';
 
 export interface RequestSpan {
   readonly span: Span;
@@ -28,6 +20,7 @@ export function startRequestSpan(
   trusted: boolean,
   attributes: Attributes,
 ): RequestSpan {
+  const { context, propagation, ROOT_CONTEXT, SpanKind, trace } = tracingApi();
   const incoming = propagation.extract(ROOT_CONTEXT, headers);
   const remote = trace.getSpanContext(incoming);
   const parent = trusted ? incoming : ROOT_CONTEXT;

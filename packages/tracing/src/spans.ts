@@ -1,36 +1,40 @@
-import { SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import type * as OtelApi from '@opentelemetry/api';
 
 /**
- * The one switch every span site reads: without --tracing-config-file no tracer is set up and a
- * span site costs a boolean check, not a call into the OpenTelemetry API's no-op tracer.
+ * The OpenTelemetry API, once startTracing has loaded it. Without --tracing-config-file it is
+ * never imported (its import alone costs start-up tens of milliseconds), and a span site costs
+ * one check of this variable.
  */
-let enabled = false;
+let api: typeof OtelApi | undefined;
 
-export function setTracingEnabled(on: boolean): void {
-  enabled = on;
+export function setTracingApi(loaded: typeof OtelApi | undefined): void {
+  api = loaded;
 }
 
 export function tracingEnabled(): boolean {
-  return enabled;
+  return api !== undefined;
 }
 
-const tracer = () => trace.getTracer('keel');
+/** The loaded API; only for code that runs when tracing is on. */
+export function tracingApi(): typeof OtelApi {
+  if (!api) throw new Error('tracing has not been started');
+  return api;
+}
 
 /**
  * Runs `fn` inside a child span of the current one (a store call within a request's span), and
  * ends it when `fn` settles, marking a rejection as an error. Without tracing it only runs `fn`.
  */
-export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>): Promise<T> {
-  if (!enabled) return fn();
-  return tracer().startActiveSpan(name, { attributes }, async (span) => {
+export function inSpan<T>(name: string, attributes: OtelApi.Attributes, fn: () => Promise<T>): Promise<T> {
+  if (!api) return fn();
+  const { SpanStatusCode } = api;
+  return api.trace.getTracer('keel').startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await fn();
     } catch (err) {
-      span.recordException(err instanceof Error ? err : String(err));
-      span.setStatus({
-        code: SpanStatusCode.ERROR,
-        message: err instanceof Error ? err.message : String(err),
-      });
+      const message = err instanceof Error ? err.message : String(err);
+      span.recordException(err instanceof Error ? err : message);
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
       throw err;
     } finally {
       span.end();
