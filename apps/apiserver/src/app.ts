@@ -89,12 +89,28 @@ function readPem(path: string | undefined): string {
   return path ? readFileSync(path, 'utf8') : '';
 }
 
+/**
+ * An override for a resource Keel does not keep in its store would route nothing: refused, with
+ * the names it could take (events.k8s.io Events, for one, are kept as the core group's `/events`).
+ */
+function unstoredOverrides(overrides: readonly { group: string; resource: string }[]): string[] {
+  const stored = Object.entries(STORED_RESOURCE_GROUPS).map(([r, g]) => `${g}/${r}`);
+  return overrides
+    .filter((o) => STORED_RESOURCE_GROUPS[o.resource] !== o.group)
+    .map(
+      (o) =>
+        `--store-servers-overrides names ${o.group}/${o.resource}, which Keel does not store; it stores ${stored.join(', ')}`,
+    );
+}
+
 /** Applies the options and builds what reads files (token file, CAs, policies): problems become one line each. */
 function complete(
   options: ApiServerOptions,
   reportedVersion: string | undefined,
 ): Completion<CompletedApiServer> {
   const config = options.complete();
+  const overrideErrors = unstoredOverrides(config.store.overrides);
+  if (overrideErrors.length > 0) return { errors: overrideErrors };
   try {
     const tokenGetter = new StoreTokenGetter();
     const authn = buildAuthenticator(config.authentication, { tokenGetter });
@@ -174,7 +190,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       hostname: hostname(),
     }));
   const opened = await openStorage(config.store, logger, done.encryption);
-  const storage = stopTracing ? withStoreSpans(opened) : opened;
+  const storage = stopTracing ? withStoreSpans(opened.storage) : opened.storage;
   done.tokenGetter.attach(storage);
   const { issuer, metadata } = done.serviceAccounts;
   const sa = config.authentication.serviceAccounts;
@@ -212,6 +228,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   try {
     return await runServer(config, logger, signal, {
       storage,
+      storeParts: opened.parts,
       authenticator: done.authn.authenticator,
       authorizer: done.authz.authorizer,
       auditor: done.auditor,

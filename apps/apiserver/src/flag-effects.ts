@@ -100,7 +100,9 @@ export const apiServerFlagEffects: FlagEffects = {
   'store-servers': {
     acts: ['apps/apiserver/test/store-outage.test.ts', 'apps/apiserver/test/cli.smoke.test.ts'],
   },
-  'store-servers-overrides': { refused: 'Keel keeps every resource on --store-servers' },
+  'store-servers-overrides': {
+    acts: ['apps/apiserver/test/store-overrides.test.ts', 'packages/storage/src/store-options.test.ts'],
+  },
   'bind-address': {
     acts: [
       'apps/apiserver/test/cli.smoke.test.ts',

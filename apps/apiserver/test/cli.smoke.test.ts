@@ -76,10 +76,6 @@ describe('keel-apiserver command line (built, plain node)', () => {
     [['--service-node-port-range=2-1'], /--service-node-port-range/],
     [['--bind-address=not-an-ip'], /--bind-address/],
     [
-      ['--store-servers-overrides=/events#redis://127.0.0.1:1'],
-      /--store-servers-overrides=\[\/events#redis:\/\/127.0.0.1:1\] is not supported by Keel: Keel keeps every resource on --store-servers/,
-    ],
-    [
       ['--encryption-provider-config=/nonexistent/enc.yaml'],
       /encryption provider config file \/nonexistent\/enc.yaml: cannot be read: ENOENT/,
     ],

@@ -52,3 +52,4 @@ export {
 export { StoreInformer, type InformerChange, type StoreInformerOptions } from './informer.js';
 export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from './encryption/index.js';
 export { withStoreSpans } from './traced-storage.js';
+export { RoutingStorage } from './routing-storage.js';

@@ -155,7 +155,11 @@ export interface Storage {
   /** Resolves the deleted object's last state (with its last resourceVersion, as etcd3 does). */
   delete<T extends object = StoredObject>(key: string, opts?: DeleteOptions<T>): Promise<T>;
   watch<T extends object = StoredObject>(prefix: string, opts: WatchOptions<T>): AsyncIterable<WatchEvent<T>>;
-  currentResourceVersion(): Promise<string>;
+  /**
+   * The store's newest resourceVersion. With --store-servers-overrides each store has its own
+   * sequence: `prefix` says which resource's is meant (the default store's without one).
+   */
+  currentResourceVersion(prefix?: string): Promise<string>;
   /**
    * How big the store is, for the size metric: Redis's used_memory (summed over a Cluster's
    * masters), or the embedded store's keys and values.

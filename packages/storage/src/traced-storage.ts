@@ -53,8 +53,8 @@ class TracedStorage implements Storage {
   ): AsyncIterable<WatchEvent<T>> {
     return this.inner.watch(prefix, opts);
   }
-  currentResourceVersion(): Promise<string> {
-    return this.inner.currentResourceVersion();
+  currentResourceVersion(prefix?: string): Promise<string> {
+    return this.inner.currentResourceVersion(prefix);
   }
   dbSize(): Promise<number> {
     return this.inner.dbSize();

@@ -11,7 +11,8 @@ export function storeEndpoint(backend: StoreBackend): string {
   return backend.urls
     .map((u) => {
       const url = new URL(u);
-      return `${url.protocol}//${url.host}`;
+      // The database number tells apart overrides that share a server.
+      return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
     })
     .join(',');
 }
@@ -22,17 +23,18 @@ export function storeEndpoint(backend: StoreBackend): string {
  * last value, as kube's does; 0 turns the poll off.
  */
 export async function pollStorageSize(
-  storage: Storage,
+  stores: readonly { readonly endpoint: string; readonly storage: Storage }[],
   metrics: ApiServerMetrics,
-  endpoint: string,
   intervalMs: number,
   signal: AbortSignal,
 ): Promise<void> {
   await pollEvery(intervalMs, signal, async () => {
-    try {
-      metrics.storageDbSize.set({ endpoint }, await storage.dbSize());
-    } catch {
-      // The store's health checks report an unreachable store; the metric keeps its last value.
+    for (const { endpoint, storage } of stores) {
+      try {
+        metrics.storageDbSize.set({ endpoint }, await storage.dbSize());
+      } catch {
+        // The store's health checks report an unreachable store; the metric keeps its last value.
+      }
     }
   });
 }

@@ -241,7 +241,7 @@ export class GenericStore<I extends InternalObject> {
         await this.storage.list<I>(prefix, { resourceVersion, match: 'NotOlderThan', limit: 1 });
         resourceVersion = '';
       } else if (q.sendInitialEvents === false && fromAny) {
-        resourceVersion = await this.storage.currentResourceVersion();
+        resourceVersion = await this.storage.currentResourceVersion(prefix);
       }
     } catch (err) {
       this.fail(err, '', 'list');

@@ -31,7 +31,6 @@ import {
   pollStorageObjects,
   pollStorageSize,
   storedResources,
-  storeEndpoint,
 } from '../metrics/index.js';
 import { ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
@@ -48,6 +47,8 @@ import { notFoundHandler } from './not-found.js';
 
 export interface ServerParts {
   readonly storage: Storage;
+  /** Each store behind `storage` with its endpoint (several with --store-servers-overrides). */
+  readonly storeParts: readonly { readonly endpoint: string; readonly storage: Storage }[];
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;
   /** The audit policy and sinks; undefined when nothing is audited. */
@@ -216,9 +217,8 @@ export async function runServer(
     shutdownInitiated.signal,
   );
   void pollStorageSize(
-    parts.storage,
+    parts.storeParts,
     metrics,
-    storeEndpoint(config.store.backend),
     config.store.dbMetricPollInterval.milliseconds,
     shutdownInitiated.signal,
   );

@@ -2,33 +2,64 @@ import type { Logger } from '@keel/log';
 import {
   createMemoryStorage,
   createRedisStorage,
+  RoutingStorage,
   type EncryptionConfig,
+  type RedisBackend,
   type Storage,
   type StoreConfig,
 } from '@keel/storage';
+import { storeEndpoint } from '../metrics/index.js';
 
-/** Opens the store --store-servers names: Redis (several URLs: a Cluster), or the embedded memory store. */
+/** The store the server uses, and each store behind it with its endpoint (the size metric's label). */
+export interface OpenedStorage {
+  readonly storage: Storage;
+  readonly parts: readonly { readonly endpoint: string; readonly storage: Storage }[];
+}
+
+/**
+ * Opens the store --store-servers names: Redis (several URLs: a Cluster), or the embedded memory
+ * store; with --store-servers-overrides, also one Redis store per override, each resource's calls
+ * routed to its own.
+ */
 export async function openStorage(
   config: StoreConfig,
   logger: Logger,
   encryption?: EncryptionConfig,
-): Promise<Storage> {
+): Promise<OpenedStorage> {
   const common = {
     ...(encryption ? { encryption } : {}),
     compactionIntervalMs: config.compactionInterval.milliseconds,
     onBackgroundError: (err: unknown, job: string) =>
       logger.warning('Storage background job failed', { job, err }),
   };
+  const redis = (backend: RedisBackend) => {
+    const { urls, tls } = backend;
+    return createRedisStorage({
+      ...common,
+      urls,
+      prefix: config.prefix,
+      ...(tls ? { tls: { caFile: tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
+    });
+  };
+  let main: Storage;
   if (config.backend.kind === 'memory') {
     logger.info('Using the embedded in-memory store');
-    return createMemoryStorage(common);
+    main = createMemoryStorage(common);
+  } else {
+    logger.info('Using Redis', { servers: config.backend.urls.join(','), prefix: config.prefix });
+    main = await redis(config.backend);
   }
-  const { urls, tls } = config.backend;
-  logger.info('Using Redis', { servers: urls.join(','), prefix: config.prefix });
-  return createRedisStorage({
-    ...common,
-    urls,
-    prefix: config.prefix,
-    ...(tls ? { tls: { caFile: tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
-  });
+  const parts = [{ endpoint: storeEndpoint(config.backend), storage: main }];
+  if (config.overrides.length === 0) return { storage: main, parts };
+  const routes = new Map<string, Storage>();
+  for (const o of config.overrides) {
+    logger.info('Using Redis for one resource', {
+      resource: o.group === '' ? o.resource : `${o.resource}.${o.group}`,
+      servers: o.backend.urls.join(','),
+    });
+    const storage = await redis(o.backend);
+    routes.set(`/${o.resource}`, storage);
+    parts.push({ endpoint: storeEndpoint(o.backend), storage });
+  }
+  return { storage: new RoutingStorage(main, routes), parts };
 }
