@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { ConfigFileError, prepareAdmission, type PreparedAdmission } from '@keel/admission';
+import { ConfigFileError, prepareAdmission, withStepMetrics, type PreparedAdmission } from '@keel/admission';
 import { keelVersion } from '@keel/apimachinery';
 import { AuditConfigError, PolicyError, type Auditor } from '@keel/audit';
 import {
@@ -17,6 +17,7 @@ import {
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
 import { apiServerCommand } from './command.js';
+import { ApiServerMetrics } from './metrics/index.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
@@ -55,6 +56,8 @@ export interface CompletedApiServer {
   readonly auditLog: DeferredErrorLog;
   /** The enabled admission plugins with their configuration read; built once the store is open. */
   readonly admission: PreparedAdmission;
+  /** Made first: the audit sinks built here report to it. */
+  readonly metrics: ApiServerMetrics;
 }
 
 /** Who the server's own writes are made as (the reference's loopback client). */
@@ -86,8 +89,9 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
     const rbacIndex = new rbac.RbacRuleIndex();
     const nodeGraph = config.authorization.modes.includes('Node') ? new NodeGraph() : undefined;
     const authz = buildAuthorizer(config.authorization, { rbacIndex, ...(nodeGraph ? { nodeGraph } : {}) });
+    const metrics = new ApiServerMetrics(config.metrics);
     const auditLog = new DeferredErrorLog();
-    const auditor = buildAuditor(config.audit, auditLog);
+    const auditor = buildAuditor(config.audit, auditLog, metrics.audit);
     const admission = prepareAdmission(config.admission.plugins, {
       configFile: config.admission.configFile,
       flags: { ...config.podPolicy, webhookClientCertificate: config.proxyClient.certificate },
@@ -109,6 +113,7 @@ function complete(options: ApiServerOptions): Completion<CompletedApiServer> {
         auditor,
         auditLog,
         admission,
+        metrics,
       },
       warnings: [
         ...options.warnings(),
@@ -152,8 +157,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   const kinds = new ServedKinds();
   // Built with the resources, after the admission chain that NamespaceAutoProvision creates through.
   let namespaces: InstalledNamespaces | undefined;
-  const admission = done.admission.build(
+  const admissionMetrics = done.metrics.admission;
+  const chain = done.admission.build(
     admissionDeps(storage, informers, {
+      metrics: admissionMetrics,
       authorizer: done.authz.authorizer,
       resourcesFor: (kind) => kinds.resourcesFor(kind),
       createNamespace: async (name) => {
@@ -167,6 +174,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       },
     }),
   );
+  const admission = withStepMetrics(chain, admissionMetrics.step);
   const nodeTaints = new NodeTaintController(storage, {
     informer: informers.informer('/nodes'),
     onError: (err) => logger.v(2).info('Node taint update failed', { err }),
@@ -180,6 +188,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     authenticator: done.authn.authenticator,
     authorizer: done.authz.authorizer,
     auditor: done.auditor,
+    metrics: done.metrics,
     clientCA: done.authn.clientCA ?? '',
     admission,
     startInformers: async (signal) => {

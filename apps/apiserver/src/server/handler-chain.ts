@@ -59,7 +59,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withHSTS(config.strictTransportSecurity),
       withCORS(config.corsAllowedOrigins),
       withAuthentication(config.authenticator, config.auditor),
-      withAudit(config.auditor),
+      withAudit(config.auditor, config.metrics.audit),
       withImpersonation(config.authorizer),
       withAuthorization(config.authorizer),
       withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),

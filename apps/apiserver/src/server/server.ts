@@ -24,12 +24,13 @@ import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@ke
 import type { Storage } from '@keel/storage';
 import { profilingHandler } from '../endpoints/profiling.js';
 import {
-  ApiServerMetrics,
   metricsHandler,
   pollStorageObjects,
   pollStorageSize,
   storedResources,
   storeEndpoint,
+  type ApiServerMetrics,
+  type WatchEventMetrics,
 } from '../metrics/index.js';
 import { ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
@@ -50,6 +51,8 @@ export interface ServerParts {
   readonly authorizer: Authorizer;
   /** The audit policy and sinks; undefined when nothing is audited. */
   readonly auditor?: Auditor | undefined;
+  /** What GET /metrics renders; every part reports to it. */
+  readonly metrics: ApiServerMetrics;
   /** The PEM bundle the listener verifies client certificates against (x509 and front proxy); '' when none. */
   readonly clientCA: string;
   /** Published in platform-system/extension-apiserver-authentication for delegating servers. */
@@ -80,6 +83,8 @@ export interface ScopeDefaults {
   readonly deleteCollectionWorkers: number;
   /** The configured admission chain every stored resource's writes pass. */
   readonly admission: Admission;
+  /** Where watches count the events they send. */
+  readonly watchEvents: WatchEventMetrics;
   trackLongRunning(res: ServerResponse, stop: () => void): void;
 }
 
@@ -104,7 +109,7 @@ export async function runServer(
   signal: AbortSignal,
   parts: ServerParts,
 ): Promise<number> {
-  const { storage } = parts;
+  const { storage, metrics } = parts;
   const shutdownInitiated = new AbortController();
   // Every post-start hook waiting for the store listens on it at once; that is not a leak.
   setMaxListeners(64, shutdownInitiated.signal);
@@ -127,6 +132,7 @@ export async function runServer(
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
     admission: parts.admission,
+    watchEvents: metrics.watchEvents,
     trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
   });
   const groupVersions = [...new Set(views.map((v) => apiVersionOf(v)))];
@@ -191,7 +197,6 @@ export async function runServer(
     }),
   );
 
-  const metrics = new ApiServerMetrics(config.metrics);
   void pollStorageObjects(
     parts.storage,
     metrics,

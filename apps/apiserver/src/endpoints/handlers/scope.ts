@@ -3,6 +3,7 @@ import type { UserInfo } from '@keel/auth';
 import type { Logger } from '@keel/log';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
+import type { WatchEventMetrics } from '../../metrics/watch-metrics.js';
 import type { RequestInfo } from '../request-info.js';
 import { writeError } from '../respond.js';
 
@@ -16,6 +17,8 @@ export interface RequestScope<I extends InternalObject = InternalObject> {
   /** Watches without timeoutSeconds end after a random time in [min, 2*min). */
   readonly minRequestTimeoutSeconds: number;
   readonly deleteCollectionWorkers: number;
+  /** Where watches count the events they send, per resource. */
+  readonly watchEvents: WatchEventMetrics;
   /** Registers a long-running response so shutdown ends it cleanly. */
   trackLongRunning(res: ServerResponse, stop: () => void): void;
 }
