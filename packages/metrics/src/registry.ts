@@ -42,6 +42,10 @@ interface MetricOpts<L extends string> {
   readonly collect?: () => void;
 }
 
+/** A disabled metric's series: a hot path that keeps one pays nothing for it. */
+const IGNORED_COUNTER: CounterChild = { inc: () => undefined };
+const IGNORED_HISTOGRAM: HistogramChild = { observe: () => undefined };
+
 /** A private copy: prom-client keeps the object as the series' labels, so no caller may change it. */
 function frozen<L extends string>(labels: Labels<L>): Labels<L> {
   return Object.freeze({ ...labels });
@@ -75,6 +79,7 @@ export class MetricsRegistry {
     return {
       inc: (labels, value = 1) => m.inc(fix(labels), value),
       child: (labels) => {
+        if (this.disabled.has(o.name)) return IGNORED_COUNTER;
         const fixed = frozen(fix(labels));
         m.inc(fixed, 0);
         return { inc: (value = 1) => m.inc(fixed, value) };
@@ -100,6 +105,7 @@ export class MetricsRegistry {
     return {
       observe: (labels, value) => m.observe(fix(labels), value),
       child: (labels) => {
+        if (this.disabled.has(o.name)) return IGNORED_HISTOGRAM;
         const fixed = frozen(fix(labels));
         m.zero(fixed);
         // prom-client's own child: it builds its observer once rather than at every observation.
