@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { ConfigFileError, prepareAdmission, type PreparedAdmission } from '@keel/admission';
+import { ConfigFileError, prepareAdmission, withStepMetrics, type PreparedAdmission } from '@keel/admission';
 import { keelVersion, versionInfo, type VersionInfo } from '@keel/apimachinery';
 import { AuditConfigError, PolicyError, type Auditor } from '@keel/audit';
 import {
@@ -19,6 +19,7 @@ import type { Logger } from '@keel/log';
 import { loadEncryptionConfig, withStoreSpans, type EncryptionConfig } from '@keel/storage';
 import { loadTracingConfig, startTracing, type TracingConfig } from '@keel/tracing';
 import { apiServerCommand } from './command.js';
+import { ApiServerMetrics } from './metrics/index.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
@@ -67,6 +68,8 @@ export interface CompletedApiServer {
   readonly version: VersionInfo;
   /** --version=vX.Y.Z, which the start-up log names instead of Keel's version. */
   readonly reportedVersion: string | undefined;
+  /** Made first: the audit sinks built here report to it. */
+  readonly metrics: ApiServerMetrics;
 }
 
 /** Who the server's own writes are made as (the reference's loopback client). */
@@ -117,8 +120,9 @@ function complete(
     const rbacIndex = new rbac.RbacRuleIndex();
     const nodeGraph = config.authorization.modes.includes('Node') ? new NodeGraph() : undefined;
     const authz = buildAuthorizer(config.authorization, { rbacIndex, ...(nodeGraph ? { nodeGraph } : {}) });
+    const metrics = new ApiServerMetrics(config.metrics);
     const auditLog = new DeferredErrorLog();
-    const auditor = buildAuditor(config.audit, auditLog);
+    const auditor = buildAuditor(config.audit, auditLog, metrics.audit);
     const admission = prepareAdmission(config.admission.plugins, {
       configFile: config.admission.configFile,
       flags: { ...config.podPolicy, webhookClientCertificate: config.proxyClient.certificate },
@@ -150,6 +154,7 @@ function complete(
         tracing,
         version: versionInfo(reportedVersion),
         reportedVersion,
+        metrics,
       },
       warnings: [
         ...options.warnings(),
@@ -202,8 +207,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   const kinds = new ServedKinds();
   // Built with the resources, after the admission chain that NamespaceAutoProvision creates through.
   let namespaces: InstalledNamespaces | undefined;
-  const admission = done.admission.build(
+  const admissionMetrics = done.metrics.admission;
+  const chain = done.admission.build(
     admissionDeps(storage, informers, {
+      metrics: admissionMetrics,
       authorizer: done.authz.authorizer,
       resourcesFor: (kind) => kinds.resourcesFor(kind),
       createNamespace: async (name) => {
@@ -217,6 +224,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       },
     }),
   );
+  const admission = withStepMetrics(chain, admissionMetrics.step);
   const nodeTaints = new NodeTaintController(storage, {
     informer: informers.informer('/nodes'),
     onError: (err) => logger.v(2).info('Node taint update failed', { err }),
@@ -232,6 +240,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       authenticator: done.authn.authenticator,
       authorizer: done.authz.authorizer,
       auditor: done.auditor,
+      metrics: done.metrics,
       clientCA: done.authn.clientCA ?? '',
       admission,
       version: done.version,

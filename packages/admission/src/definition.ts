@@ -3,6 +3,7 @@ import { ConfigFileError } from '@keel/config-file';
 import type { StoredObject } from '@keel/resource';
 import type { GroupVersionKind } from './attributes.js';
 import type { PluginConfig } from './configuration.js';
+import type { AdmissionMetrics } from './metrics.js';
 import type { AdmissionPlugin } from './plugin.js';
 
 /** Reads of an in-memory copy of one kind (an informer): cluster-scoped kinds take namespace ''. */
@@ -45,6 +46,8 @@ export interface AdmissionPluginDeps {
    * when it changed, 404 when it is gone. Resolves the object as written.
    */
   replaceStatus(resource: string, obj: StoredObject): Promise<StoredObject>;
+  /** Where plugins and webhook calls are timed; absent, nothing is. */
+  readonly metrics?: AdmissionMetrics | undefined;
 }
 
 /** Plugin settings that come from flags rather than the admission configuration file. */

@@ -10,6 +10,16 @@ export type { Admission, AdmissionPlugin } from './plugin.js';
 export { AdmissionChain, noAdmission } from './chain.js';
 export { admissionForbidden, admissionName } from './forbidden.js';
 export {
+  noAdmissionMetrics,
+  withControllerMetrics,
+  withStepMetrics,
+  type AdmissionMetrics,
+  type AdmissionPhase,
+  type LatencyObserver,
+  type WebhookPhase,
+  type WebhookRejectionErrorType,
+} from './metrics.js';
+export {
   ADMISSION_PLUGINS,
   prepareAdmission,
   type AdmissionFlags,

@@ -1,6 +1,8 @@
 import { AdmissionChain } from './chain.js';
 import { loadAdmissionConfiguration, type PluginConfig } from './configuration.js';
 import type { AdmissionFlags, AdmissionPluginDeps } from './definition.js';
+import { withControllerMetrics } from './metrics.js';
+import type { AdmissionPlugin } from './plugin.js';
 import { ADMISSION_PLUGINS } from './plugins/index.js';
 
 export type {
@@ -43,6 +45,11 @@ export function prepareAdmission(
   });
   return {
     warnings,
-    build: (deps) => new AdmissionChain(factories.map((f) => f(deps))),
+    build: (deps) => {
+      const { metrics } = deps;
+      const timed = (p: AdmissionPlugin) =>
+        metrics ? withControllerMetrics(p, metrics.controller(p.name)) : p;
+      return new AdmissionChain(factories.map((f) => timed(f(deps))));
+    },
   };
 }

@@ -1,5 +1,6 @@
 /** The audit of a whole server: the policy, the sinks, and one RequestAudit per audited request. */
 import { nowInstant } from './clock.js';
+import { noAuditMetrics, type AuditMetrics } from './metrics.js';
 import { evaluatePolicy } from './policy-checker.js';
 import type { Policy } from './policy.js';
 import { RequestAudit, type RequestMetadata } from './request-audit.js';
@@ -10,6 +11,7 @@ export class Auditor {
   constructor(
     readonly policy: Policy,
     private readonly sink: Sink,
+    private readonly metrics: AuditMetrics = noAuditMetrics,
   ) {}
 
   /**
@@ -23,7 +25,7 @@ export class Auditor {
     const received = nowInstant();
     const decision = evaluatePolicy(this.policy, attrs);
     if (decision.level === 'None') return undefined;
-    return new RequestAudit({ ...metadata(), received }, decision, this.sink);
+    return new RequestAudit({ ...metadata(), received }, decision, this.sink, this.metrics);
   }
 
   /** Delivers everything buffered; called once the server stopped taking requests. */

@@ -5,8 +5,12 @@
  * and waits for every send in flight, so nothing accepted is lost on SIGTERM.
  */
 import { TokenBucketRateLimiter } from '@keel/client';
+import type { AuditMetrics } from './metrics.js';
 import type { Backend, ErrorLog, Sink } from './sink.js';
 import type { AuditEvent } from './types.js';
+
+/** The plugin kube names for events its batch buffer had no room for. */
+const BUFFER_PLUGIN = 'buffered';
 
 export interface BatchOptions {
   readonly bufferSize: number;
@@ -33,6 +37,7 @@ export class BatchSink implements Sink {
     private readonly backend: Backend,
     private readonly opts: BatchOptions,
     private readonly logger: ErrorLog,
+    private readonly metrics: AuditMetrics,
     private readonly sinkName: string,
   ) {
     this.limiter = opts.throttle
@@ -44,6 +49,7 @@ export class BatchSink implements Sink {
     for (const ev of events) {
       if (this.stopped || this.buffer.length >= this.opts.bufferSize) {
         this.dropped++;
+        this.metrics.pluginError(BUFFER_PLUGIN, 1);
         // One line per burst of drops, not one per event.
         if (this.dropped === 1 || this.dropped % 1000 === 0)
           this.logger.error('Audit buffer queue blocked: dropping events', {

@@ -2,7 +2,9 @@
 import { ConnectionConfigError } from '@keel/client';
 import { BatchSink, type BatchOptions } from './batch.js';
 import { BlockingSink } from './blocking.js';
+import { CountingBackend } from './counting-backend.js';
 import { LogBackend, type LogFormat } from './log-backend.js';
+import { noAuditMetrics, type AuditMetrics } from './metrics.js';
 import type { RotationOptions } from './rotating-file.js';
 import { UnionSink, type Backend, type ErrorLog, type Sink } from './sink.js';
 import { TruncatingBackend, type TruncateOptions } from './truncate.js';
@@ -36,13 +38,21 @@ export class AuditConfigError extends Error {
   override readonly name = 'AuditConfigError';
 }
 
-function withMode(backend: Backend, opts: SinkOptions, logger: ErrorLog, name: string): Sink {
+function withMode(
+  backend: Backend,
+  opts: SinkOptions,
+  logger: ErrorLog,
+  metrics: AuditMetrics,
+  name: string,
+): Sink {
+  // Counted below truncation, so a failure counts the events of the one batch that failed.
+  const counted = new CountingBackend(backend, name, metrics);
   const inner = opts.truncate
-    ? new TruncatingBackend(backend, opts.truncate, opts.version, logger, name)
-    : backend;
+    ? new TruncatingBackend(counted, opts.truncate, opts.version, logger, metrics, name)
+    : counted;
   if (opts.mode === 'batch') {
     if (!opts.batch) throw new AuditConfigError(`audit ${name} sink: batch mode needs batch settings`);
-    return new BatchSink(inner, opts.batch, logger, name);
+    return new BatchSink(inner, opts.batch, logger, metrics, name);
   }
   return new BlockingSink(inner, opts.mode === 'blocking-strict', logger, name);
 }
@@ -51,6 +61,7 @@ function withMode(backend: Backend, opts: SinkOptions, logger: ErrorLog, name: s
 export function buildSinks(
   cfg: { readonly log: LogSinkOptions | undefined; readonly webhook: WebhookSinkOptions | undefined },
   logger: ErrorLog,
+  metrics: AuditMetrics = noAuditMetrics,
 ): Sink | undefined {
   const sinks: Sink[] = [];
   if (cfg.log) {
@@ -62,7 +73,7 @@ export function buildSinks(
         `--audit-log-path: cannot open ${cfg.log.path} for writing: ${(err as Error).message}`,
       );
     }
-    sinks.push(withMode(backend, cfg.log, logger, 'log'));
+    sinks.push(withMode(backend, cfg.log, logger, metrics, 'log'));
   }
   if (cfg.webhook) {
     let backend: WebhookBackend;
@@ -73,7 +84,7 @@ export function buildSinks(
         throw new AuditConfigError(`--audit-webhook-config-file: ${err.message}`);
       throw err;
     }
-    sinks.push(withMode(backend, cfg.webhook, logger, 'webhook'));
+    sinks.push(withMode(backend, cfg.webhook, logger, metrics, 'webhook'));
   }
   if (sinks.length === 0) return undefined;
   return sinks.length === 1 ? sinks[0] : new UnionSink(sinks);

@@ -34,6 +34,7 @@ export {
   type UserLike,
 } from './request-audit.js';
 export { Auditor } from './auditor.js';
+export { noAuditMetrics, type AuditMetrics } from './metrics.js';
 export {
   buildSinks,
   AuditConfigError,

@@ -5,6 +5,7 @@
  */
 import { cloneJson } from '@keel/apimachinery';
 import { nowInstant } from './clock.js';
+import { noAuditMetrics, type AuditMetrics } from './metrics.js';
 import type { AuditDecision } from './policy-checker.js';
 import type { Sink } from './sink.js';
 import {
@@ -85,6 +86,7 @@ export class RequestAudit {
     meta: RequestMetadata,
     private readonly decision: AuditDecision,
     private readonly sink: Sink,
+    private readonly metrics: AuditMetrics = noAuditMetrics,
   ) {
     this.omitStages = new Set(decision.omitStages);
     const ua =
@@ -233,6 +235,7 @@ export class RequestAudit {
       stageTimestamp: at,
       ...(Object.keys(this.annotations).length > 0 ? { annotations: { ...this.annotations } } : {}),
     };
+    this.metrics.eventSent();
     return this.sink.process([ev]);
   }
 }

@@ -4,8 +4,12 @@
  * dropped. Events are then written in batches of at most maxBatchSize serialized bytes.
  */
 import { encodeEvent } from './encode.js';
+import type { AuditMetrics } from './metrics.js';
 import type { Backend, ErrorLog } from './sink.js';
 import { levelAtLeast, type AuditEvent, type AuditVersion } from './types.js';
+
+/** The plugin kube names for an event truncation could not save. */
+const TRUNCATE_PLUGIN = 'truncate';
 
 export interface TruncateOptions {
   readonly maxEventSize: number;
@@ -18,6 +22,7 @@ export class TruncatingBackend implements Backend {
     private readonly opts: TruncateOptions,
     private readonly version: AuditVersion,
     private readonly logger: ErrorLog,
+    private readonly metrics: AuditMetrics,
     private readonly sinkName: string,
   ) {}
 
@@ -44,6 +49,7 @@ export class TruncatingBackend implements Backend {
           stage: ev.stage,
           size,
         });
+        this.metrics.pluginError(TRUNCATE_PLUGIN, 1);
         continue;
       }
       if (batch.length > 0 && batchSize + size > this.opts.maxBatchSize) {

@@ -7,8 +7,10 @@ export {
 export {
   MetricsRegistry,
   UNEXPECTED_LABEL_VALUE,
+  type CounterChild,
   type CounterMetric,
   type GaugeMetric,
+  type HistogramChild,
   type HistogramMetric,
   type Labels,
 } from './registry.js';

@@ -46,4 +46,36 @@ describe('MetricsRegistry', () => {
     expect(text).not.toContain('kind="c",code');
     expect(text).toContain('z_seconds_count{kind="c"} 1');
   });
+
+  it('child(): the series exists at once, its labels checked against the allow-list once', async () => {
+    const r = new MetricsRegistry(
+      config({
+        allowMetricLabels: [{ metricName: 'w_total', labelName: 'kind', allowedValues: ['a'] }],
+      }),
+    );
+    const labels = { kind: 'b', code: '200' };
+    const c = r.counter({ name: 'w_total', help: 'w', labelNames: ['kind', 'code'] }).child(labels);
+    const h = r
+      .histogram({ name: 'h_bytes', help: 'h', labelNames: ['kind'], buckets: [10, 100] })
+      .child({ kind: 'b' });
+    let text = await r.render();
+    expect(text).toContain('w_total{kind="unexpected",code="200"} 0');
+    expect(text).toContain('h_bytes_count{kind="b"} 0');
+    // The child keeps its own copy: changing the caller's object changes no series.
+    labels.kind = 'a';
+    c.inc();
+    c.inc(2);
+    h.observe(50);
+    text = await r.render();
+    expect(text).toContain('w_total{kind="unexpected",code="200"} 3');
+    expect(text).not.toContain('w_total{kind="a"');
+    expect(text).toContain('h_bytes_bucket{le="10",kind="b"} 0');
+    expect(text).toContain('h_bytes_bucket{le="100",kind="b"} 1');
+  });
+
+  it('child() of a disabled metric takes updates and renders nothing', async () => {
+    const r = new MetricsRegistry(config({ disabledMetrics: ['w_total'] }));
+    r.counter({ name: 'w_total', help: 'w' }).child({}).inc();
+    expect(await r.render()).not.toContain('w_total');
+  });
 });

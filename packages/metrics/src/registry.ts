@@ -6,8 +6,22 @@ export type Labels<L extends string> = Partial<Record<L, string>>;
 /** What --allow-metric-labels puts in place of a value not on a label's allow-list (component-base's word). */
 export const UNEXPECTED_LABEL_VALUE = 'unexpected';
 
+/** One series of a counter, its labels fixed (kube's WithLabelValues). */
+export interface CounterChild {
+  inc(value?: number): void;
+}
+/** One series of a histogram, its labels fixed. */
+export interface HistogramChild {
+  observe(value: number): void;
+}
+
 export interface CounterMetric<L extends string> {
   inc(labels: Labels<L>, value?: number): void;
+  /**
+   * The series of `labels`, created now at 0. Hot paths keep the child: its labels are checked
+   * against --allow-metric-labels once, not at every increment.
+   */
+  child(labels: Labels<L>): CounterChild;
 }
 export interface GaugeMetric<L extends string> {
   set(labels: Labels<L>, value: number): void;
@@ -16,6 +30,8 @@ export interface GaugeMetric<L extends string> {
 }
 export interface HistogramMetric<L extends string> {
   observe(labels: Labels<L>, value: number): void;
+  /** The series of `labels`, created now with empty buckets; kept as a counter's child is. */
+  child(labels: Labels<L>): HistogramChild;
 }
 
 interface MetricOpts<L extends string> {
@@ -24,6 +40,15 @@ interface MetricOpts<L extends string> {
   readonly labelNames?: readonly L[];
   /** Called at every scrape before the values are read (gauges that sample a source). */
   readonly collect?: () => void;
+}
+
+/** A disabled metric's series: a hot path that keeps one pays nothing for it. */
+const IGNORED_COUNTER: CounterChild = { inc: () => undefined };
+const IGNORED_HISTOGRAM: HistogramChild = { observe: () => undefined };
+
+/** A private copy: prom-client keeps the object as the series' labels, so no caller may change it. */
+function frozen<L extends string>(labels: Labels<L>): Labels<L> {
+  return Object.freeze({ ...labels });
 }
 
 /**
@@ -51,7 +76,15 @@ export class MetricsRegistry {
   counter<L extends string>(o: MetricOpts<L>): CounterMetric<L> {
     const m = new Counter({ ...this.base(o) });
     const fix = this.sanitizer<L>(o.name);
-    return { inc: (labels, value = 1) => m.inc(fix(labels), value) };
+    return {
+      inc: (labels, value = 1) => m.inc(fix(labels), value),
+      child: (labels) => {
+        if (this.disabled.has(o.name)) return IGNORED_COUNTER;
+        const fixed = frozen(fix(labels));
+        m.inc(fixed, 0);
+        return { inc: (value = 1) => m.inc(fixed, value) };
+      },
+    };
   }
 
   gauge<L extends string>(o: MetricOpts<L>): GaugeMetric<L> {
@@ -69,7 +102,17 @@ export class MetricsRegistry {
   ): HistogramMetric<L> {
     const m = new Histogram({ ...this.base(o), buckets: [...o.buckets] });
     const fix = this.sanitizer<L>(o.name);
-    return { observe: (labels, value) => m.observe(fix(labels), value) };
+    return {
+      observe: (labels, value) => m.observe(fix(labels), value),
+      child: (labels) => {
+        if (this.disabled.has(o.name)) return IGNORED_HISTOGRAM;
+        const fixed = frozen(fix(labels));
+        m.zero(fixed);
+        // prom-client's own child: it builds its observer once rather than at every observation.
+        const bound = m.labels(fixed);
+        return { observe: (value) => bound.observe(value) };
+      },
+    };
   }
 
   /** The text exposition format, as GET /metrics answers. */

@@ -171,13 +171,18 @@ export function auditFailedAuthentication(auditor: Auditor | undefined, req: Req
   });
 }
 
+/** Where the filter counts the requests it refuses (apiserver_audit_requests_rejected_total). */
+export interface AuditRejections {
+  requestRejected(): void;
+}
+
 /**
  * Audits requests as the policy says: after authentication (the event names the user), before
  * impersonation and authorization (refused requests are audited too). Without an auditor (no
  * --audit-policy-file) it passes every request through; a request the policy does not audit
  * costs one policy check.
  */
-export function withAudit(auditor?: Auditor): RequestHandler {
+export function withAudit(auditor: Auditor | undefined, rejections: AuditRejections): RequestHandler {
   if (!auditor) {
     return function auditFilter(_req, _res, next) {
       next();
@@ -196,6 +201,7 @@ export function withAudit(auditor?: Auditor): RequestHandler {
       (recorded) => {
         if (!recorded) {
           // blocking-strict: a request that cannot be audited is not served (kube's 500).
+          rejections.requestRejected();
           res.writeHead(500, {
             'Content-Type': 'text/plain; charset=utf-8',
             'X-Content-Type-Options': 'nosniff',

@@ -1,5 +1,8 @@
 import type { CounterMetric, GaugeMetric, HistogramMetric, MetricsConfig } from '@keel/metrics';
 import { MetricsRegistry } from '@keel/metrics';
+import { ServerAdmissionMetrics } from './admission-metrics.js';
+import { ServerAuditMetrics } from './audit-metrics.js';
+import { WatchEventMetrics } from './watch-metrics.js';
 
 /** The labels of one request, named as kube-apiserver's so existing dashboards and alerts work. */
 export type RequestLabel =
@@ -35,6 +38,9 @@ export class ApiServerMetrics {
   readonly longRunning: GaugeMetric<RequestLabel>;
   readonly storageObjects: GaugeMetric<'resource'>;
   readonly storageDbSize: GaugeMetric<'endpoint'>;
+  readonly audit: ServerAuditMetrics;
+  readonly admission: ServerAdmissionMetrics;
+  readonly watchEvents: WatchEventMetrics;
   private inFlight: () => InFlightCounts = () => ({ readOnly: 0, mutating: 0 });
 
   constructor(config: MetricsConfig) {
@@ -75,6 +81,9 @@ export class ApiServerMetrics {
       help: 'Total size of the storage database file physically allocated in bytes.',
       labelNames: ['endpoint'],
     });
+    this.audit = new ServerAuditMetrics(r);
+    this.admission = new ServerAdmissionMetrics(r);
+    this.watchEvents = new WatchEventMetrics(r);
   }
 
   /** Where apiserver_current_inflight_requests reads the in-flight filter's counts. */

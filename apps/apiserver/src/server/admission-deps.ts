@@ -14,8 +14,14 @@ import type { ServerInformers } from './informers.js';
 const keyOf = (resource: string, namespace: string, name: string): string =>
   namespace === '' ? `/${resource}/${name}` : `/${resource}/${namespace}/${name}`;
 
-/** What the server provides from elsewhere: its authorizer, the served kinds, the namespace store. */
-type ServerProvided = Pick<AdmissionPluginDeps, 'authorizer' | 'resourcesFor' | 'createNamespace'>;
+/**
+ * What the server provides from elsewhere: its authorizer, the served kinds, the namespace
+ * store, its metrics.
+ */
+type ServerProvided = Pick<
+  AdmissionPluginDeps,
+  'authorizer' | 'resourcesFor' | 'createNamespace' | 'metrics'
+>;
 
 export function admissionDeps(
   storage: Storage,

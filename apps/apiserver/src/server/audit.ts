@@ -2,6 +2,7 @@ import {
   Auditor,
   buildSinks,
   loadPolicyFile,
+  type AuditMetrics,
   type AuditVersion,
   type ErrorLog,
   type SinkOptions,
@@ -31,7 +32,11 @@ function sinkOptions(c: AuditSinkConfig): SinkOptions {
  * with one line (PolicyError, AuditConfigError). undefined when nothing is audited: no policy
  * file, or no sink to write to, as in kube-apiserver.
  */
-export function buildAuditor(config: AuditConfig | undefined, log: ErrorLog): Auditor | undefined {
+export function buildAuditor(
+  config: AuditConfig | undefined,
+  log: ErrorLog,
+  metrics: AuditMetrics,
+): Auditor | undefined {
   if (!config?.policyFile) return undefined;
   const policy = loadPolicyFile(config.policyFile);
   const sink = buildSinks(
@@ -54,6 +59,7 @@ export function buildAuditor(config: AuditConfig | undefined, log: ErrorLog): Au
       },
     },
     log,
+    metrics,
   );
-  return sink ? new Auditor(policy, sink) : undefined;
+  return sink ? new Auditor(policy, sink, metrics) : undefined;
 }

@@ -75,7 +75,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withCORS(config.corsAllowedOrigins),
       withAuthentication(config.authenticator, config.auditor),
       ...(config.tracing ? [withTracing()] : []),
-      withAudit(config.auditor),
+      withAudit(config.auditor, config.metrics.audit),
       withImpersonation(config.authorizer),
       withAuthorization(config.authorizer),
       withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),

@@ -26,11 +26,12 @@ import type { Storage } from '@keel/storage';
 import { tracingEnabled } from '@keel/tracing';
 import { profilingHandler } from '../endpoints/profiling.js';
 import {
-  ApiServerMetrics,
   metricsHandler,
   pollStorageObjects,
   pollStorageSize,
   storedResources,
+  type ApiServerMetrics,
+  type WatchEventMetrics,
 } from '../metrics/index.js';
 import { ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { discoveryHandler } from '../endpoints/discovery/handler.js';
@@ -53,6 +54,8 @@ export interface ServerParts {
   readonly authorizer: Authorizer;
   /** The audit policy and sinks; undefined when nothing is audited. */
   readonly auditor?: Auditor | undefined;
+  /** What GET /metrics renders; every part reports to it. */
+  readonly metrics: ApiServerMetrics;
   /** The PEM bundle the listener verifies client certificates against (x509 and front proxy); '' when none. */
   readonly clientCA: string;
   /** Published in platform-system/extension-apiserver-authentication for delegating servers. */
@@ -86,6 +89,8 @@ export interface ScopeDefaults {
   readonly watchListEnabled: boolean;
   /** The configured admission chain every stored resource's writes pass. */
   readonly admission: Admission;
+  /** Where watches count the events they send. */
+  readonly watchEvents: WatchEventMetrics;
   trackLongRunning(res: ServerResponse, stop: () => void): void;
 }
 
@@ -110,7 +115,7 @@ export async function runServer(
   signal: AbortSignal,
   parts: ServerParts,
 ): Promise<number> {
-  const { storage } = parts;
+  const { storage, metrics } = parts;
   const shutdownInitiated = new AbortController();
   // Every post-start hook waiting for the store listens on it at once; that is not a leak.
   setMaxListeners(64, shutdownInitiated.signal);
@@ -135,6 +140,7 @@ export async function runServer(
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
     watchListEnabled: config.featureGates.enabled('WatchList'),
     admission: parts.admission,
+    watchEvents: metrics.watchEvents,
     trackLongRunning: (res, stop) => serverRef.current?.trackLongRunning(res, stop),
   });
   // --runtime-config turns off what it does not know, so a group/version installed without being
@@ -208,7 +214,6 @@ export async function runServer(
     }),
   );
 
-  const metrics = new ApiServerMetrics(config.metrics);
   void pollStorageObjects(
     parts.storage,
     metrics,

@@ -3,6 +3,7 @@ import type { UserInfo } from '@keel/auth';
 import type { Logger } from '@keel/log';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
+import type { WatchEventMetrics } from '../../metrics/watch-metrics.js';
 import type { RequestInfo } from '../request-info.js';
 import { writeError } from '../respond.js';
 
@@ -18,6 +19,8 @@ export interface RequestScope<I extends InternalObject = InternalObject> {
   readonly deleteCollectionWorkers: number;
   /** The WatchList feature gate: watches may ask for sendInitialEvents, and from "" or "0" get them. */
   readonly watchListEnabled: boolean;
+  /** Where watches count the events they send, per resource. */
+  readonly watchEvents: WatchEventMetrics;
   /** Registers a long-running response so shutdown ends it cleanly. */
   trackLongRunning(res: ServerResponse, stop: () => void): void;
 }

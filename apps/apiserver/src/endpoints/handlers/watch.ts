@@ -62,6 +62,16 @@ export async function watchResource(
   });
   res.flushHeaders();
   const apiVersion = apiVersionOf(scope.view);
+  const watchEvents = scope.watchEvents.forResource(
+    scope.view.group,
+    scope.view.version,
+    scope.view.resource,
+  );
+  // Every event counts, bookmarks and errors too, at its size on the wire, as kube's.
+  const send = (line: string) => {
+    res.write(line + '\n');
+    watchEvents.sent(Buffer.byteLength(line) + 1);
+  };
   try {
     for await (const ev of events) {
       let line: string;
@@ -92,7 +102,7 @@ export async function watchResource(
         res.cork();
         process.nextTick(() => res.uncork());
       }
-      res.write(line + '\n');
+      send(line);
       // Wait for a slow client instead of buffering without bound (storage ends a watcher that
       // falls too far behind); a burst of events may fill a few buffers before that.
       if (res.writableLength > WATCH_BUFFER_BYTES)
@@ -103,7 +113,7 @@ export async function watchResource(
     }
   } catch (err) {
     if (!stop.signal.aborted && !res.destroyed) {
-      res.write(JSON.stringify({ type: 'ERROR', object: toStatus(scope.store.watchError(err)) }) + '\n');
+      send(JSON.stringify({ type: 'ERROR', object: toStatus(scope.store.watchError(err)) }));
     }
   } finally {
     clearTimeout(timer);

@@ -12,6 +12,11 @@ import { wireCodecOf } from './wire.js';
 
 const NO_SIDE_EFFECTS = new Set(['None', 'NoneOnDryRun']);
 
+/** The status upstream gives a call the webhook did not answer: its two dispatchers differ. */
+function unansweredCode(mutating: boolean): number {
+  return mutating ? 503 : 400;
+}
+
 export interface CallContext {
   readonly clients: WebhookClients;
   readonly codec: ObjectCodec;
@@ -29,7 +34,7 @@ export async function callWebhook(
 ): Promise<ReviewResponse> {
   const hook = webhook.spec;
   if (attrs.dryRun) {
-    if (hook.sideEffects === undefined) throw new CallFailure(hook.name, 'Webhook SideEffects is nil');
+    if (hook.sideEffects === undefined) throw new CallFailure(hook.name, 'Webhook SideEffects is nil', 400);
     if (!NO_SIDE_EFFECTS.has(hook.sideEffects)) throw dryRunUnsupported(hook.name);
   }
   const version = reviewVersion(hook);
@@ -37,6 +42,7 @@ export async function callWebhook(
     throw new CallFailure(
       hook.name,
       'could not create admission objects: webhook does not accept known AdmissionReview versions',
+      400,
     );
   const { uid, review } = admissionReview(version, attrs, {
     object: attrs.object && ctx.codec.encode(attrs.object),
@@ -46,7 +52,8 @@ export async function callWebhook(
   try {
     answer = await ctx.clients.call(hook, review);
   } catch (err) {
-    if (err instanceof WebhookCallError) throw new CallFailure(hook.name, err.reason);
+    if (err instanceof WebhookCallError)
+      throw new CallFailure(hook.name, err.reason, err.statusCode ?? unansweredCode(mutating));
     throw err;
   }
   let response: ReviewResponse;
@@ -56,6 +63,7 @@ export async function callWebhook(
     throw new CallFailure(
       hook.name,
       `received invalid webhook response: ${err instanceof Error ? err.message : String(err)}`,
+      503,
     );
   }
   for (const [k, v] of Object.entries(response.auditAnnotations))

@@ -20,8 +20,8 @@ export interface ClientIdentity {
 export class WebhookCallError extends Error {
   constructor(
     readonly reason: string,
-    /** The status upstream attaches (a webhook's own error answer, or 503 when there is none). */
-    readonly statusCode: number,
+    /** The status upstream attaches: the webhook's own error answer; undefined when it gave none. */
+    readonly statusCode: number | undefined,
   ) {
     super(reason);
     this.name = 'WebhookCallError';
@@ -107,7 +107,7 @@ export class WebhookClients {
         throw new WebhookCallError(`failed to call webhook: ${err.message}`, err.status.code ?? 500);
       throw new WebhookCallError(
         `failed to call webhook: Post "${withQuery.href}": ${goTransportError(url, err)}`,
-        503,
+        undefined,
       );
     }
   }

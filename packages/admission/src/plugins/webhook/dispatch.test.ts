@@ -2,7 +2,7 @@ import type { StatusError } from '@keel/apimachinery';
 import type { StoredObject } from '@keel/resource';
 import { TestPKI, TestWebhookServer, type TestCert, type WebhookCall } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdmissionAttributes, Operation } from '../../index.js';
+import type { AdmissionAttributes, AdmissionMetrics, Operation } from '../../index.js';
 import { chainOf, depsOf } from '../../testing/index.js';
 
 // The two plugins through the chain, against a real HTTPS webhook on loopback; configurations
@@ -212,5 +212,97 @@ describe('validating webhooks', () => {
     expect((await failure(patching.validate(write('CREATE').attrs)))?.message).toBe(
       'Internal error occurred: failed calling webhook "patch.keel.test": received invalid webhook response: validating webhook may not return response.patch',
     );
+  });
+});
+
+describe('webhook metrics', () => {
+  /** What the plugins report: `name type operation rejected` per call, and each rejection. */
+  function recording() {
+    const calls: string[] = [];
+    const rejections: string[] = [];
+    const ignore = { observe: () => undefined };
+    const metrics: AdmissionMetrics = {
+      step: ignore,
+      controller: () => ignore,
+      webhook: (name) => ({
+        observe: (type, operation, rejected) => void calls.push(`${name} ${type} ${operation} ${rejected}`),
+      }),
+      webhookRejection: (name, type, operation, errorType, code) =>
+        void rejections.push(`${name} ${type} ${operation} ${errorType} ${code}`),
+    };
+    const chain = (store: Record<string, StoredObject[]>) =>
+      chainOf(['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'], {
+        ...depsOf({ namespaces: [{ metadata: { name: 'default' } }], ...store }),
+        metrics,
+      });
+    return { calls, rejections, chain };
+  }
+
+  it('time every call under the webhook name; a refusal is no_error with its code', async () => {
+    reply = (call) => (call.path.startsWith('/no') ? { allowed: false, status: { code: 422 } } : {});
+    const m = recording();
+    await m
+      .chain({ mutatingwebhookconfigurations: [config('m', [hook('yes.keel.test')])] })
+      .admit(write('CREATE').attrs);
+    const refusing = m.chain({ validatingwebhookconfigurations: [config('v', [hook('no.keel.test')])] });
+    await failure(refusing.validate(write('UPDATE').attrs));
+    expect(m.calls).toEqual(['yes.keel.test admit CREATE false', 'no.keel.test validating UPDATE true']);
+    expect(m.rejections).toEqual(['no.keel.test validating UPDATE no_error 422']);
+  });
+
+  it('count a failed call as calling_webhook_error unless failurePolicy ignores it', async () => {
+    reply = () => ({ uid: 'not-the-one' });
+    const m = recording();
+    await failure(
+      m
+        .chain({ mutatingwebhookconfigurations: [config('m', [hook('bad.keel.test')])] })
+        .admit(write('CREATE').attrs),
+    );
+    await m
+      .chain({
+        mutatingwebhookconfigurations: [
+          config('m', [hook('ignored.keel.test', { failurePolicy: 'Ignore' })]),
+        ],
+      })
+      .admit(write('CREATE').attrs);
+    expect(m.calls).toEqual(['bad.keel.test admit CREATE true', 'ignored.keel.test admit CREATE false']);
+    expect(m.rejections).toEqual(['bad.keel.test admit CREATE calling_webhook_error 503']);
+  });
+
+  it('give an unreachable webhook the code each upstream dispatcher gives it', async () => {
+    const m = recording();
+    const gone = (name: string) =>
+      hook(name, {
+        clientConfig: {
+          url: 'https://127.0.0.1:1/gone',
+          caBundle: Buffer.from(ca.certPem).toString('base64'),
+        },
+      });
+    await failure(
+      m
+        .chain({ mutatingwebhookconfigurations: [config('m', [gone('m.keel.test')])] })
+        .admit(write('CREATE').attrs),
+    );
+    await failure(
+      m
+        .chain({ validatingwebhookconfigurations: [config('v', [gone('v.keel.test')])] })
+        .validate(write('CREATE').attrs),
+    );
+    expect(m.rejections).toEqual([
+      'm.keel.test admit CREATE calling_webhook_error 503',
+      'v.keel.test validating CREATE calling_webhook_error 400',
+    ]);
+  });
+
+  it("count the server's own failure (a patch it cannot apply) as apiserver_internal_error", async () => {
+    reply = () => patch([{ op: 'replace', path: '/data/missing/x', value: '1' }]);
+    const m = recording();
+    await failure(
+      m
+        .chain({ mutatingwebhookconfigurations: [config('m', [hook('p.keel.test')])] })
+        .admit(write('CREATE').attrs),
+    );
+    expect(m.calls).toEqual(['p.keel.test admit CREATE true']);
+    expect(m.rejections).toEqual(['p.keel.test admit CREATE apiserver_internal_error 0']);
   });
 });

@@ -6,6 +6,8 @@ export class CallFailure extends Error {
   constructor(
     readonly webhook: string,
     readonly reason: string,
+    /** The status upstream attaches to the failure (the rejection metric's code). */
+    readonly code: number,
   ) {
     super(`failed calling webhook ${JSON.stringify(webhook)}: ${reason}`);
     this.name = 'CallFailure';
@@ -17,6 +19,9 @@ export function failedClosed(failure: CallFailure): StatusError {
   return internalError(failure);
 }
 
+/** A webhook's own refusal, told apart from the server's errors by the rejection metric. */
+export class WebhookRejection extends StatusError {}
+
 /** ToStatusErr: the webhook's refusal, at least a 400, its message prefixed with who refused. */
 export function webhookDenied(webhook: string, result: Partial<Status> | undefined): StatusError {
   const deniedBy = `admission webhook ${JSON.stringify(webhook)} denied the request`;
@@ -27,7 +32,7 @@ export function webhookDenied(webhook: string, result: Partial<Status> | undefin
     : status.reason
       ? `${deniedBy}: ${status.reason}`
       : `${deniedBy} without explanation`;
-  return new StatusError({
+  return new WebhookRejection({
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigFileError } from '@keel/config-file';
+import { noAdmissionMetrics } from '../../metrics.js';
 import type { AdmissionPlugin } from '../../plugin.js';
 import type { AdmissionFlags, AdmissionPluginDefinition, AdmissionPluginDeps } from '../../registry.js';
 import { WebhookClients, type ClientIdentity } from './client.js';
@@ -61,7 +62,12 @@ function webhookDefinition(
       if (config) throw new ConfigFileError(`${config.source}: ${name} takes no configuration`);
       const clients = new WebhookClients(readIdentity(flags));
       return (deps) =>
-        build({ configurations: deps.objects(resource), namespaces: namespaceLabels(deps), clients });
+        build({
+          configurations: deps.objects(resource),
+          namespaces: namespaceLabels(deps),
+          clients,
+          metrics: deps.metrics ?? noAdmissionMetrics,
+        });
     },
   };
 }

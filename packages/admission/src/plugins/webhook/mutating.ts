@@ -13,6 +13,7 @@ import { callWebhook, type CallContext } from './call.js';
 import { configuredWebhooks, type ConfiguredWebhook } from './config.js';
 import { CallFailure, failedClosed } from './errors.js';
 import { isExemptResource, shouldCall } from './match.js';
+import { observeCall } from './observe.js';
 import type { WebhookPluginDeps } from './plugin-deps.js';
 import type { ReviewResponse } from './review.js';
 import { replaceContents, wireCodecOf } from './wire.js';
@@ -49,12 +50,13 @@ function applyPatch(
   try {
     ops = JSON.parse(response.patch);
   } catch (err) {
-    throw new CallFailure(name, `received undecodable patch in webhook response: ${causeText(err)}`);
+    throw new CallFailure(name, `received undecodable patch in webhook response: ${causeText(err)}`, 503);
   }
   if (!Array.isArray(ops))
     throw new CallFailure(
       name,
       'received undecodable patch in webhook response: json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+      503,
     );
   if (ops.length === 0) return false;
   if (!attrs.object)
@@ -106,8 +108,9 @@ async function runRound(
     let changed = false;
     let failure: CallFailure | undefined;
     try {
-      const response = await callWebhook(ctx, webhook, attrs, true);
-      changed = applyPatch(ctx, attrs, webhook, response, annotate);
+      changed = await observeCall(deps.metrics, hook, 'admit', attrs.operation, async () =>
+        applyPatch(ctx, attrs, webhook, await callWebhook(ctx, webhook, attrs, true), annotate),
+      );
     } catch (err) {
       if (!(err instanceof CallFailure)) {
         annotate(MUTATION_PREFIX, {

@@ -7,6 +7,7 @@ import { callWebhook, type CallContext } from './call.js';
 import { configuredWebhooks } from './config.js';
 import { CallFailure, failedClosed } from './errors.js';
 import { isExemptResource, shouldCall } from './match.js';
+import { observeCall } from './observe.js';
 import type { WebhookPluginDeps } from './plugin-deps.js';
 import { wireCodecOf } from './wire.js';
 
@@ -27,7 +28,9 @@ export function validatingWebhookPlugin(deps: WebhookPluginDeps): AdmissionPlugi
       const outcomes = await Promise.all(
         matched.map(async ({ index, webhook }): Promise<Error | undefined> => {
           try {
-            await callWebhook(ctx, webhook, attrs, false);
+            await observeCall(deps.metrics, webhook.spec, 'validating', attrs.operation, () =>
+              callWebhook(ctx, webhook, attrs, false),
+            );
             return undefined;
           } catch (err) {
             if (!(err instanceof CallFailure)) return err instanceof Error ? err : new Error(String(err));
