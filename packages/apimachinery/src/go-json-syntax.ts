@@ -27,6 +27,30 @@ const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' ||
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const isHex = (c: string): boolean => /^[0-9a-fA-F]$/.test(c);
 
+/** encoding/json's maxNestingDepth. */
+export const MAX_NESTING_DEPTH = 10_000;
+
+/**
+ * Whether a JSON text nests objects and arrays deeper than Go's decoder takes: one pass over the
+ * bytes, so every body can be checked before anything recursive walks the parsed value.
+ */
+export function jsonNestsTooDeep(raw: Uint8Array): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i];
+    if (inString) {
+      if (b === 0x5c)
+        i++; // a backslash escapes the next byte
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > MAX_NESTING_DEPTH) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
 class Scanner {
   constructor(private readonly bytes: boolean) {}
   private readonly stack: Ctx[] = [];
@@ -37,16 +61,28 @@ class Scanner {
     throw new SyntaxFailure(`invalid character ${quoteChar(c, this.bytes)} ${context}`);
   }
 
+  /** Go's decoder refuses nesting deeper than this, as a syntax error, before it can recurse. */
+  private push(c: string, ctx: Ctx): void {
+    this.stack.push(ctx);
+    if (this.stack.length > MAX_NESTING_DEPTH) this.fail(c, 'exceeded max depth');
+  }
+
   private beginValue(c: string): void {
     if (isSpace(c)) return;
     if (c === '{') {
-      this.stack.push(Ctx.ObjectKey);
+      this.push(c, Ctx.ObjectKey);
       this.step = (x) => this.beginStringOrEmpty(x);
     } else if (c === '[') {
-      this.stack.push(Ctx.ArrayValue);
+      this.push(c, Ctx.ArrayValue);
       this.step = (x) => (isSpace(x) ? undefined : x === ']' ? this.endValue(x) : this.beginValue(x));
     } else if (c === '"') this.step = (x) => this.inString(x);
-    else if (c === '-') this.step = (x) => (x === '0' ? (this.step = (y) => this.afterZero(y)) : isDigit(x) ? (this.step = (y) => this.inInt(y)) : this.fail(x, 'in numeric literal'));
+    else if (c === '-')
+      this.step = (x) =>
+        x === '0'
+          ? (this.step = (y) => this.afterZero(y))
+          : isDigit(x)
+            ? (this.step = (y) => this.inInt(y))
+            : this.fail(x, 'in numeric literal');
     else if (c === '0') this.step = (x) => this.afterZero(x);
     else if (isDigit(c)) this.step = (x) => this.inInt(x);
     else if (c === 't') this.literal('true', 1);
@@ -105,7 +141,11 @@ class Scanner {
   }
 
   private afterZero(c: string): void {
-    if (c === '.') this.step = (x) => (isDigit(x) ? (this.step = (y) => this.inFraction(y)) : this.fail(x, 'after decimal point in numeric literal'));
+    if (c === '.')
+      this.step = (x) =>
+        isDigit(x)
+          ? (this.step = (y) => this.inFraction(y))
+          : this.fail(x, 'after decimal point in numeric literal');
     else if (c === 'e' || c === 'E') this.step = (x) => this.exponentSign(x);
     else this.endValue(c);
   }

@@ -192,7 +192,7 @@ export {
 } from './time.js';
 
 export { isJsonObject, cloneJson, pruneNulls, type JsonValue, type JsonObject } from './json.js';
-export { goJsonSyntaxError } from './go-json-syntax.js';
+export { goJsonSyntaxError, jsonNestsTooDeep, MAX_NESTING_DEPTH } from './go-json-syntax.js';
 export { jsonDuplicateFields } from './go-json-duplicates.js';
 export { applyJsonPatch, applyMergePatch, maxJsonPatchOperations } from './patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';

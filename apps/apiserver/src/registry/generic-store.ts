@@ -246,12 +246,18 @@ export class GenericStore<I extends InternalObject> {
     } catch (err) {
       this.fail(err, '', 'list');
     }
-    const events = this.storage.watch<I>(prefix, {
-      resourceVersion,
-      bookmarks: q.bookmarks,
-      signal: q.signal,
-      ...(predicate ? { predicate } : {}),
-    });
+    let events: AsyncIterable<WatchEvent<I>>;
+    try {
+      // Throws at once for a resourceVersion the store cannot take: the list's 400, not a 500.
+      events = this.storage.watch<I>(prefix, {
+        resourceVersion,
+        bookmarks: q.bookmarks,
+        signal: q.signal,
+        ...(predicate ? { predicate } : {}),
+      });
+    } catch (err) {
+      this.fail(err, '', 'list');
+    }
     return q.sendInitialEvents === true ? events : withoutInitialEventsEnd(events);
   }
 

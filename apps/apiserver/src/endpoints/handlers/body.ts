@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import {
   badRequest,
+  StatusError,
   goJsonSyntaxError,
   jsonDuplicateFields,
+  jsonNestsTooDeep,
   requestEntityTooLarge,
   unsupportedMediaType,
 } from '@keel/apimachinery';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument, visit } from 'yaml';
 import { auditRequestObject } from '../../filters/audit.js';
 import { decodeProtobufObject, decodesProtobuf, PROTOBUF } from './protobuf-body.js';
 
@@ -99,6 +101,8 @@ export function parseObjectJson(raw: Buffer, kind: string): unknown {
   // Both parsers accept the same documents; Go's scanner runs only to word a failure.
   let syntax: string | undefined;
   try {
+    // Go's decoder refuses nesting past its limit; later code walks the value recursively.
+    if (jsonNestsTooDeep(raw)) throw new SyntaxError('exceeded max depth');
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch (parseErr) {
     syntax = goJsonSyntaxError(raw) ?? (parseErr as Error).message;
@@ -120,18 +124,44 @@ export function jsonDuplicates(req: IncomingMessage, raw: Buffer): string[] {
 /** A JSON patch document: malformed JSON is a 400 with Go's syntax error (the patch libraries' text). */
 export function parsePatchJson(raw: Buffer): unknown {
   try {
+    if (jsonNestsTooDeep(raw)) throw new SyntaxError('exceeded max depth');
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch (parseErr) {
     throw badRequest(goJsonSyntaxError(raw) ?? (parseErr as Error).message);
   }
 }
 
+/**
+ * Go's YAML decoder refuses an anchor whose value refers to itself (`- &a [*a]`); the yaml
+ * library would build a circular object, which no encoder can write back.
+ */
+function selfReferencingAnchor(doc: ReturnType<typeof parseDocument>): string | undefined {
+  let found: string | undefined;
+  visit(doc, {
+    Alias(_key, alias, path) {
+      const target = alias.resolve(doc);
+      if (target && (path as readonly unknown[]).includes(target)) {
+        found = alias.source;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
 export function parseYamlText(text: string, kind: string): unknown {
+  const cannot = (why: string) =>
+    badRequest(`${kind} in version "v1" cannot be handled as a ${kind}: ${why}`);
   try {
-    return parseYaml(text, { uniqueKeys: true }) as unknown;
+    const doc = parseDocument(text, { uniqueKeys: true });
+    const first = doc.errors[0];
+    if (first) throw first;
+    const anchor = selfReferencingAnchor(doc);
+    if (anchor !== undefined) throw cannot(`yaml: anchor '${anchor}' value contains itself`);
+    return doc.toJS() as unknown;
   } catch (err) {
-    throw badRequest(
-      `${kind} in version "v1" cannot be handled as a ${kind}: ${(err as Error).message.split('\n')[0] ?? ''}`,
-    );
+    if (err instanceof StatusError) throw err;
+    throw cannot((err as Error).message.split('\n')[0] ?? '');
   }
 }
