@@ -1,4 +1,7 @@
 import type { FlagEffects } from '@keel/flags';
+import { LOG_FLAG_EFFECTS } from '@keel/log';
+import { METRICS_FLAG_EFFECTS } from '@keel/metrics';
+import { SECURE_SERVING_FLAG_EFFECTS } from '@keel/serving';
 
 /**
  * What every keel-apiserver flag does in Keel, which --help and docs/flags/apiserver.md print.
@@ -7,6 +10,9 @@ import type { FlagEffects } from '@keel/flags';
  * default; one with nothing to act on says why. Adding a flag without an entry fails that test.
  */
 export const apiServerFlagEffects: FlagEffects = {
+  ...SECURE_SERVING_FLAG_EFFECTS,
+  ...LOG_FLAG_EFFECTS,
+  ...METRICS_FLAG_EFFECTS,
   'advertise-address': {
     acts: [
       'apps/apiserver/src/options/server-run-options.test.ts',
@@ -129,14 +135,7 @@ export const apiServerFlagEffects: FlagEffects = {
   'tls-sni-cert-key': {
     acts: ['packages/serving/src/tls/sni.test.ts', 'packages/serving/src/secure-server.test.ts'],
   },
-  'permit-address-sharing': {
-    meaningless:
-      'Node.js always sets SO_REUSEADDR on a listening socket, so the address is always shared in this sense',
-  },
   'permit-port-sharing': { acts: ['packages/serving/src/secure-server.test.ts'] },
-  'http2-max-streams-per-connection': {
-    refused: 'Keel serves HTTP/1.1 only, so there is no HTTP/2 stream to limit',
-  },
   'audit-policy-file': {
     acts: ['apps/apiserver/test/audit-log.test.ts', 'apps/apiserver/test/audit-webhook.test.ts'],
   },
@@ -366,17 +365,9 @@ export const apiServerFlagEffects: FlagEffects = {
   'disabled-metrics': {
     acts: ['apps/apiserver/test/metrics.test.ts', 'packages/metrics/src/registry.test.ts'],
   },
-  'show-hidden-metrics-for-version': {
-    meaningless: 'no Keel metric is hidden, so there is none to show again',
-  },
   'allow-metric-labels': {
     acts: ['apps/apiserver/test/metrics.test.ts', 'packages/metrics/src/registry.test.ts'],
   },
-  'log-flush-frequency': {
-    meaningless:
-      'log lines are written at the end of each event-loop turn, so none waits for a periodic flush',
-  },
-  'logging-format': { refused: 'Keel writes only the text format', accepts: ['text'] },
   v: { acts: ['apps/apiserver/test/cli.smoke.test.ts', 'packages/log/src/logger.test.ts'] },
   vmodule: { acts: ['packages/log/src/logger.test.ts', 'packages/log/src/options.test.ts'] },
   'tracing-config-file': { acts: ['apps/apiserver/test/tracing.test.ts'] },

@@ -1,4 +1,7 @@
 import type { FlagEffects } from '@keel/flags';
+import { LOG_FLAG_EFFECTS } from '@keel/log';
+import { METRICS_FLAG_EFFECTS } from '@keel/metrics';
+import { SECURE_SERVING_FLAG_EFFECTS } from '@keel/serving';
 
 /**
  * What every keel-scheduler flag does in Keel, which --help and docs/flags/scheduler.md print.
@@ -7,6 +10,9 @@ import type { FlagEffects } from '@keel/flags';
  * default; one with nothing to act on says why. Adding a flag without an entry fails that test.
  */
 export const schedulerFlagEffects: FlagEffects = {
+  ...SECURE_SERVING_FLAG_EFFECTS,
+  ...LOG_FLAG_EFFECTS,
+  ...METRICS_FLAG_EFFECTS,
   config: {
     acts: [
       'apps/scheduler/test/startup.test.ts',
@@ -46,18 +52,11 @@ export const schedulerFlagEffects: FlagEffects = {
   'tls-sni-cert-key': {
     acts: ['packages/serving/src/tls/sni.test.ts', 'packages/serving/src/secure-server.test.ts'],
   },
-  'permit-address-sharing': {
-    meaningless:
-      'Node.js always sets SO_REUSEADDR on a listening socket, so the address is always shared in this sense',
-  },
   'permit-port-sharing': {
     acts: [
       'packages/serving/src/secure-server.test.ts',
       'packages/serving/src/secure-serving-options.test.ts',
     ],
-  },
-  'http2-max-streams-per-connection': {
-    refused: 'Keel serves HTTP/1.1 only, so there is no HTTP/2 stream to limit',
   },
   'authentication-connection-config': {
     acts: ['apps/scheduler/test/delegated-auth.test.ts', 'apps/scheduler/test/delegated-auth-outage.test.ts'],
@@ -175,15 +174,7 @@ export const schedulerFlagEffects: FlagEffects = {
   'disabled-metrics': {
     acts: ['apps/scheduler/test/secure-port.test.ts', 'packages/metrics/src/registry.test.ts'],
   },
-  'show-hidden-metrics-for-version': {
-    meaningless: 'no Keel metric is hidden, so there is none to show again',
-  },
   'allow-metric-labels': { acts: ['packages/metrics/src/registry.test.ts'] },
-  'log-flush-frequency': {
-    meaningless:
-      'log lines are written at the end of each event-loop turn, so none waits for a periodic flush',
-  },
-  'logging-format': { refused: 'Keel writes only the text format', accepts: ['text'] },
   v: { acts: ['apps/scheduler/test/cli.smoke.test.ts', 'packages/log/src/logger.test.ts'] },
   vmodule: { acts: ['packages/log/src/logger.test.ts', 'packages/log/src/vmodule.test.ts'] },
 };

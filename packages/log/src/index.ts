@@ -4,3 +4,4 @@ export type { KeyValues } from './kv-format.js';
 export { createLogger, type CreateLoggerOptions } from './create-logger.js';
 export { checkLogging } from './health.js';
 export { LoggingOptions, type LoggingConfig } from './options.js';
+export { LOG_FLAG_EFFECTS } from './flag-effects.js';

@@ -14,3 +14,4 @@ export {
   type HistogramMetric,
   type Labels,
 } from './registry.js';
+export { METRICS_FLAG_EFFECTS } from './flag-effects.js';

@@ -41,3 +41,4 @@ export { buildNameMap, extractNames, loadSniCertificates, lookupName, sniCallbac
 export { cipherKeyMismatch, contextOptions, readCABundle, serverTlsOptions, type ServerTlsOptions } from './tls/tls-options.js';
 export { peerIdentity, type PeerIdentity, type PeerIdentityError } from './tls/peer-identity.js';
 export { certificateNames, parseCertKeyPair, readCertKeyFiles, type CertKeyPair, type CertificateNames } from './tls/cert-key.js';
+export { SECURE_SERVING_FLAG_EFFECTS } from './flag-effects.js';
