@@ -39,6 +39,7 @@ import { ResourceQuotaController } from './server/quota-controller.js';
 import { apiServerId } from './server/identity-lease.js';
 import { openStorage } from './server/storage-factory.js';
 import { STORED_RESOURCE_GROUPS } from './server/stored-resources.js';
+import { watchCachePolicy } from './server/watch-cache-policy.js';
 import { runServer } from './server/server.js';
 
 /** The configuration plus what completing it built: the authenticator and authorizer chains. */
@@ -64,6 +65,8 @@ export interface CompletedApiServer {
   readonly encryption: EncryptionConfig | undefined;
   /** --tracing-config-file, read and checked; undefined records no spans. */
   readonly tracing: TracingConfig | undefined;
+  /** The key roots the watch cache keeps; undefined with --watch-cache=false. */
+  readonly watchCache: ((keyRoot: string) => boolean) | undefined;
   /** What /version answers: the build's version, or the one --version=vX.Y.Z set. */
   readonly version: VersionInfo;
   /** --version=vX.Y.Z, which the start-up log names instead of Keel's version. */
@@ -112,8 +115,9 @@ function complete(
   reportedVersion: string | undefined,
 ): Completion<CompletedApiServer> {
   const config = options.complete();
-  const overrideErrors = unstoredOverrides(config.store.overrides);
-  if (overrideErrors.length > 0) return { errors: overrideErrors };
+  const cachePolicy = watchCachePolicy(config.registry);
+  const storeErrors = [...unstoredOverrides(config.store.overrides), ...cachePolicy.errors];
+  if (storeErrors.length > 0) return { errors: storeErrors };
   try {
     const tokenGetter = new StoreTokenGetter();
     const authn = buildAuthenticator(config.authentication, { tokenGetter });
@@ -152,6 +156,7 @@ function complete(
         admission,
         encryption,
         tracing,
+        watchCache: cachePolicy.enabled,
         version: versionInfo(reportedVersion),
         reportedVersion,
         metrics,
@@ -194,7 +199,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       instanceId: apiServerId(hostname()),
       hostname: hostname(),
     }));
-  const opened = await openStorage(config.store, logger, done.encryption);
+  const opened = await openStorage(config.store, logger, {
+    ...(done.encryption ? { encryption: done.encryption } : {}),
+    ...(done.watchCache ? { watchCache: done.watchCache } : {}),
+  });
   const storage = stopTracing ? withStoreSpans(opened.storage) : opened.storage;
   done.tokenGetter.attach(storage);
   const { issuer, metadata } = done.serviceAccounts;

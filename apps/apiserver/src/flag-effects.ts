@@ -61,8 +61,12 @@ export const apiServerFlagEffects: FlagEffects = {
       'Keel runs no garbage collector: ownerReferences are stored but dependents are never deleted, so deletes never add the orphan or foregroundDeletion finalizer',
   },
   'event-ttl': { acts: ['apps/apiserver/test/events-ttl.test.ts'] },
-  'watch-cache': { refused: 'Keel has no watch cache yet: every list and watch is served from the store' },
-  'watch-cache-sizes': { refused: 'Keel has no watch cache yet to size' },
+  'watch-cache': {
+    acts: ['apps/apiserver/test/watch-cache.test.ts', 'packages/storage/src/watch-cache.test.ts'],
+  },
+  'watch-cache-sizes': {
+    acts: ['apps/apiserver/test/watch-cache.test.ts', 'apps/apiserver/src/options/registry-options.test.ts'],
+  },
   'encryption-provider-config': {
     acts: ['apps/apiserver/test/encryption.test.ts', 'packages/storage/src/encryption/encryption.test.ts'],
   },

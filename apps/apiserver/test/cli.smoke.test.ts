@@ -79,7 +79,7 @@ describe('keel-apiserver command line (built, plain node)', () => {
       ['--encryption-provider-config=/nonexistent/enc.yaml'],
       /encryption provider config file \/nonexistent\/enc.yaml: cannot be read: ENOENT/,
     ],
-    [['--watch-cache'], /--watch-cache=true is not supported by Keel: Keel has no watch cache yet/],
+    [['--watch-cache-sizes=pods#x'], /--watch-cache-sizes "pods#x" has a size that is not an integer/],
     [
       ['--http2-max-streams-per-connection=100'],
       /--http2-max-streams-per-connection=100 is not supported by Keel/,

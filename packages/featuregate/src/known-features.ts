@@ -71,7 +71,10 @@ export const keelFeatures = {
   WatchCacheInitializationPostStartHook: {
     default: false,
     preRelease: 'BETA',
-    keel: { meaningless: 'has no watch cache whose initialization /readyz could wait for' },
+    keel: {
+      meaningless:
+        'fills a watch cache on the first list of its resource, so start-up has no cache initialization for /readyz to wait for',
+    },
   },
   WatchList: { default: true, preRelease: 'BETA' },
 

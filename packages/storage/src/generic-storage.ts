@@ -19,6 +19,16 @@ import type {
 } from './storage.js';
 import type { EncryptionConfig } from './encryption/config.js';
 import { TransformingBackend } from './encryption/transforming-backend.js';
+import { keyScope } from './keys.js';
+import { WatchCache } from './watch-cache.js';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+/** The key root of a list prefix: `/pods/ns` → `/pods`. */
+function keyRootOf(prefix: string): string {
+  const slash = prefix.indexOf('/', 1);
+  return slash === -1 ? prefix : prefix.slice(0, slash);
+}
 
 /** Tuning shared by both backends. All durations in milliseconds. */
 export interface CommonStorageOptions {
@@ -36,6 +46,11 @@ export interface CommonStorageOptions {
   readonly onBackgroundError?: (err: unknown, job: 'compaction' | 'reaper') => void;
   /** --encryption-provider-config: values of the resources it names are stored encrypted. */
   readonly encryption?: EncryptionConfig;
+  /**
+   * --watch-cache: whether the objects under a key root (`/pods`) are kept in memory, so lists
+   * that may be served from memory are (see watch-cache.ts). Unset: none are.
+   */
+  readonly watchCache?: (keyRoot: string) => boolean;
 }
 
 /** Everything of the Storage contract that does not depend on the backend. */
@@ -44,6 +59,7 @@ export class GenericStorage implements Storage {
   private readonly tickers: Ticker[];
   private closed = false;
   private readonly backend: StorageBackend;
+  private readonly caches = new Map<string, WatchCache>();
 
   constructor(
     backend: StorageBackend,
@@ -93,8 +109,49 @@ export class GenericStorage implements Storage {
     throw keyNotFound(key);
   }
 
-  list<T extends object = StoredObject>(prefix: string, opts: ListOptions<T> = {}): Promise<ListResult<T>> {
-    return listObjects(this.backend, prefix, opts, this.opts.resourceVersionWaitMs ?? 3_000);
+  async list<T extends object = StoredObject>(
+    prefix: string,
+    opts: ListOptions<T> = {},
+  ): Promise<ListResult<T>> {
+    const waitMs = this.opts.resourceVersionWaitMs ?? 3_000;
+    return (
+      (await this.listFromCache(prefix, opts, waitMs)) ?? listObjects(this.backend, prefix, opts, waitMs)
+    );
+  }
+
+  /**
+   * Serves a list from the watch cache when its semantics allow, as kube's cacher does: the
+   * latest state (`""`, consistent: once the cache has caught up with the store's current
+   * revision), any state (`"0"`) or one not older than N, all items at once. Pages, continue
+   * tokens, exact revisions and single keys go to the store, as does any list while the cache is
+   * still filling or cannot catch up in time. undefined means: ask the store.
+   */
+  private async listFromCache<T extends object>(
+    prefix: string,
+    opts: ListOptions<T>,
+    waitMs: number,
+  ): Promise<ListResult<T> | undefined> {
+    const enabled = this.opts.watchCache;
+    if (!enabled || opts.continueKey || (opts.limit ?? 0) > 0 || opts.recursive === false) return undefined;
+    const root = keyRootOf(prefix);
+    if (root === '' || !enabled(root)) return undefined;
+    const rv = opts.resourceVersion ?? '';
+    if (rv !== '' && (opts.match === 'Exact' || !/^\d+$/.test(rv) || !Number.isSafeInteger(Number(rv))))
+      return undefined;
+    let cache = this.caches.get(root);
+    if (!cache) {
+      const created = new WatchCache(this.backend, root, () => {
+        if (this.caches.get(root) === created) this.caches.delete(root);
+      });
+      this.caches.set(root, created);
+      cache = created;
+    }
+    // The first list of a root waits for the cache to fill, as upstream's lists wait for theirs.
+    if (!cache.usable) await Promise.race([cache.ready.catch(() => undefined), sleep(waitMs)]);
+    if (!cache.usable) return undefined;
+    const want = rv === '' ? await this.backend.currentRV() : Number(rv);
+    if (!(await cache.reach(want, waitMs))) return undefined;
+    return cache.list(keyScope(prefix), opts);
   }
 
   async guaranteedUpdate<T extends object = StoredObject>(
@@ -182,6 +239,8 @@ export class GenericStorage implements Storage {
     if (this.closed) return;
     this.closed = true;
     for (const w of [...this.watches]) w.end();
+    for (const c of this.caches.values()) c.close();
+    this.caches.clear();
     await Promise.all(this.tickers.map((t) => t.stop()));
     await this.backend.close();
   }

@@ -8,21 +8,39 @@ import {
 } from '@keel/flags';
 
 /**
- * How the generic registry keeps resources on top of the store: collection deletes and Event
- * retention. kube-apiserver lists these among its etcd flags, with the watch cache and garbage
- * collector switches Keel refuses (see flag-effects.ts), so they share the Store section.
+ * How the generic registry keeps resources on top of the store: the watch cache, collection
+ * deletes and Event retention. kube-apiserver lists these among its etcd flags, with the garbage
+ * collector switch Keel refuses (see flag-effects.ts), so they share the Store section.
  */
 export interface RegistryConfig {
+  /** Lists served from memory where their semantics allow (see @keel/storage's watch cache). */
+  readonly watchCache: boolean;
+  /** Per-resource watch cache sizes keyed `resource[.group]`; only 0 (off for that resource) matters. */
+  readonly watchCacheSizes: ReadonlyMap<string, number>;
   readonly deleteCollectionWorkers: number;
   /** Events expire this long after their last write. */
   readonly eventTTL: Duration;
 }
 
+const SIZE = /^[+-]?\d+$/;
+
+function parseWatchCacheSize(entry: string): { key: string; size: number } | string {
+  const fail = (why: string) => `--watch-cache-sizes ${JSON.stringify(entry)} ${why}`;
+  const tokens = entry.split('#');
+  if (tokens.length !== 2) return fail('must have the form resource[.group]#size');
+  const [key = '', sizeText = ''] = tokens;
+  if (key === '' || key.startsWith('.')) return fail('must name a resource before #');
+  if (!SIZE.test(sizeText)) return fail('has a size that is not an integer');
+  const size = Number(sizeText);
+  if (size < 0) return fail('has a negative size');
+  return { key, size };
+}
+
 export class RegistryOptions implements OptionsGroup<{ registry?: RegistryConfig }> {
-  // Keel has neither, so their defaults say so; any other value is refused at start-up.
-  watchCache = false;
+  watchCache = true;
   watchCacheSizes: readonly string[] = [];
   deleteCollectionWorkers = 1;
+  // Keel has no garbage collector, so the default says so; true is refused at start-up.
   enableGarbageCollector = false;
   eventTTL = Duration.parse('1h');
 
@@ -67,11 +85,19 @@ export class RegistryOptions implements OptionsGroup<{ registry?: RegistryConfig
     return [
       ...checkPositive('delete-collection-workers', this.deleteCollectionWorkers),
       ...checkDurationPositive('event-ttl', this.eventTTL),
+      ...this.watchCacheSizes.map(parseWatchCacheSize).filter((r): r is string => typeof r === 'string'),
     ];
   }
 
   applyTo(config: { registry?: RegistryConfig }): void {
+    const sizes = new Map<string, number>();
+    for (const entry of this.watchCacheSizes) {
+      const parsed = parseWatchCacheSize(entry);
+      if (typeof parsed !== 'string') sizes.set(parsed.key, parsed.size);
+    }
     config.registry = {
+      watchCache: this.watchCache,
+      watchCacheSizes: sizes,
       deleteCollectionWorkers: this.deleteCollectionWorkers,
       eventTTL: this.eventTTL,
     };

@@ -24,10 +24,10 @@ export interface OpenedStorage {
 export async function openStorage(
   config: StoreConfig,
   logger: Logger,
-  encryption?: EncryptionConfig,
+  extra: { readonly encryption?: EncryptionConfig; readonly watchCache?: (keyRoot: string) => boolean } = {},
 ): Promise<OpenedStorage> {
   const common = {
-    ...(encryption ? { encryption } : {}),
+    ...extra,
     compactionIntervalMs: config.compactionInterval.milliseconds,
     onBackgroundError: (err: unknown, job: string) =>
       logger.warning('Storage background job failed', { job, err }),

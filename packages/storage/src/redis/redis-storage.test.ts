@@ -13,6 +13,19 @@ describeStorageConformance('redis', (opts) => {
   return createRedisStorage({ urls: [inject('redisUrl')], prefix, watchBlockMs: 200, ...opts });
 });
 
+// The same promises with every list that may be served from memory served by the watch cache.
+describeStorageConformance('redis, watch cache', (opts) => {
+  const prefix = randomPrefix();
+  conformancePrefixes.push(prefix);
+  return createRedisStorage({
+    urls: [inject('redisUrl')],
+    prefix,
+    watchBlockMs: 200,
+    ...opts,
+    watchCache: () => true,
+  });
+});
+
 afterAll(async () => {
   // The suite closed its stores; wipe their keys from the shared Redis.
   const admin = new Redis(inject('redisUrl'));

@@ -1,0 +1,51 @@
+import type { RegistryConfig } from '../options/registry-options.js';
+import { STORED_RESOURCE_GROUPS } from './stored-resources.js';
+
+/** Upstream's DefaultWatchCacheSizes: Events are many and short-lived, so they are not cached. */
+const OFF_BY_DEFAULT = new Set(['events']);
+
+export interface WatchCachePolicy {
+  /** Which key roots (`/pods`) are cached; undefined when --watch-cache=false. */
+  readonly enabled: ((keyRoot: string) => boolean) | undefined;
+  /** --watch-cache-sizes entries that name no resource Keel stores. */
+  readonly errors: string[];
+}
+
+/** The resource a `resource[.group]` entry names, if Keel stores it (events.k8s.io Events are `events`). */
+function storedResource(name: string): string | undefined {
+  const dot = name.indexOf('.');
+  const resource = dot === -1 ? name : name.slice(0, dot);
+  const group = dot === -1 ? '' : name.slice(dot + 1);
+  if (resource === 'events' && group === 'events.k8s.io') return 'events';
+  return Object.hasOwn(STORED_RESOURCE_GROUPS, resource) && STORED_RESOURCE_GROUPS[resource] === group
+    ? resource
+    : undefined;
+}
+
+/**
+ * --watch-cache and --watch-cache-sizes as upstream reads them: every stored resource is cached
+ * but Events; a size of 0 turns one off, any other size turns it on (all non-zero sizes are the
+ * same: the cache holds every object).
+ */
+export function watchCachePolicy(registry: RegistryConfig): WatchCachePolicy {
+  const sizes = new Map<string, number>();
+  const errors: string[] = [];
+  for (const [name, size] of registry.watchCacheSizes) {
+    const resource = storedResource(name);
+    if (resource === undefined) {
+      errors.push(`--watch-cache-sizes names ${name}, which Keel does not store`);
+      continue;
+    }
+    sizes.set(resource, size);
+  }
+  if (!registry.watchCache) return { enabled: undefined, errors };
+  return {
+    errors,
+    enabled: (keyRoot) => {
+      const resource = keyRoot.slice(1);
+      if (!Object.hasOwn(STORED_RESOURCE_GROUPS, resource)) return false;
+      const size = sizes.get(resource);
+      return size === undefined ? !OFF_BY_DEFAULT.has(resource) : size > 0;
+    },
+  };
+}

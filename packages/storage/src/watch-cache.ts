@@ -1,0 +1,146 @@
+import btree from 'sorted-btree';
+import type { HubListener, LogEntry, RawObject, StorageBackend } from './backend.js';
+import { inScope, type KeyScope } from './keys.js';
+import { decodeRaw } from './objects.js';
+import type { ListOptions, ListResult, StoredObject } from './storage.js';
+
+// sorted-btree is CommonJS with `exports.default` (see memory-backend.ts for the same interop).
+const interop = btree as unknown as typeof btree | typeof btree.default;
+const BTree: typeof btree.default = typeof interop === 'function' ? interop : interop.default;
+type BTreeOf<K, V> = InstanceType<typeof btree.default<K, V>>;
+
+/** Objects read in one page while the cache fills. */
+const FILL_PAGE = 5_000;
+
+/**
+ * The watch cache of one key root (`/pods`): every object under it, in key order, kept current
+ * from the store's event feed, so lists that may be served from memory are (kube's cacher).
+ * It is filled by subscribing to the feed first, then listing at one revision, then applying
+ * what the feed delivered after that revision, so no write is missed or applied twice. Its
+ * freshness is the feed's position: the feed hands over every write of the store in order, so
+ * once it has passed a revision the cache holds the state at that revision.
+ */
+export class WatchCache implements HubListener {
+  private readonly objects: BTreeOf<string, RawObject> = new BTree<string, RawObject>();
+  private buffered: LogEntry[] | undefined = [];
+  private listedAt = 0;
+  private broken = false;
+  /** Lists waiting for the feed to pass a revision. */
+  private waiters: { readonly rv: number; resolve: () => void }[] = [];
+  private unsubscribe: (() => void) | undefined;
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly backend: StorageBackend,
+    private readonly root: string,
+    /** Told when the cache can no longer be trusted (the feed lost events); it is dropped. */
+    private readonly onBroken: () => void,
+  ) {
+    this.ready = this.fill();
+    // A cache that fails to fill is dropped; the list that asked is served by the store.
+    this.ready.catch(() => this.fail());
+  }
+
+  private async fill(): Promise<void> {
+    this.unsubscribe = await this.backend.hub.subscribe(this);
+    let start = `${this.root}/`;
+    let atRV: number | undefined;
+    for (;;) {
+      const page = await this.backend.page({ prefix: `${this.root}/`, start, count: FILL_PAGE, atRV });
+      if (page.kind !== 'ok') throw new Error(`watch cache of ${this.root}: the store could not list it`);
+      atRV = page.rv;
+      for (const raw of page.items) this.objects.set(raw.key, raw);
+      const last = page.items[page.items.length - 1];
+      if (!page.more || !last) break;
+      start = `${last.key}\u0000`;
+    }
+    this.listedAt = atRV ?? 0;
+    const pending = this.buffered ?? [];
+    this.buffered = undefined;
+    for (const entry of pending) if (entry.rv > this.listedAt) this.apply(entry);
+  }
+
+  onEntry(entry: LogEntry): void {
+    if (entry.key.startsWith(`${this.root}/`)) {
+      if (this.buffered) this.buffered.push(entry);
+      else this.apply(entry);
+    }
+    // Every entry moves the feed's position, which is what waiting lists wait for.
+    if (this.waiters.length > 0) this.wake();
+  }
+
+  private wake(): void {
+    const rv = this.resourceVersion;
+    const due = this.waiters.filter((w) => this.broken || w.rv <= rv);
+    if (due.length === 0) return;
+    this.waiters = this.waiters.filter((w) => !due.includes(w));
+    for (const w of due) w.resolve();
+  }
+
+  onError(): void {
+    this.fail();
+  }
+
+  private fail(): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.unsubscribe?.();
+    this.wake();
+    this.onBroken();
+  }
+
+  private apply(entry: LogEntry): void {
+    if (entry.type === 'DELETED' || entry.value === undefined) this.objects.delete(entry.key);
+    else this.objects.set(entry.key, { key: entry.key, value: entry.value, modRV: entry.rv });
+  }
+
+  /** The revision the cache holds the state of (0 until it is filled). */
+  get resourceVersion(): number {
+    if (this.buffered) return 0;
+    return Math.max(this.listedAt, this.backend.hub.position);
+  }
+
+  get usable(): boolean {
+    return !this.broken && this.buffered === undefined;
+  }
+
+  /** Waits until the cache holds the state at `rv`; false when `waitMs` passes first. */
+  async reach(rv: number, waitMs: number): Promise<boolean> {
+    if (!this.usable) return false;
+    if (this.resourceVersion >= rv) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const waiter = { rv, resolve: () => undefined as void };
+    const reached = await Promise.race([
+      new Promise<boolean>((resolve) => {
+        waiter.resolve = () => resolve(true);
+        this.waiters.push(waiter);
+      }),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]);
+    clearTimeout(timer);
+    this.waiters = this.waiters.filter((w) => w !== waiter);
+    return reached && this.usable;
+  }
+
+  /** Every object in `scope`, as the store's list would give it at `resourceVersion`. */
+  list<T>(scope: KeyScope, opts: ListOptions<T>): ListResult<T> {
+    const rv = this.resourceVersion;
+    const custom = opts.decode;
+    const decode = custom
+      ? (r: RawObject): T => custom(r.key, String(r.modRV), () => decodeRaw<StoredObject>(r))
+      : (r: RawObject): T => decodeRaw<T>(r);
+    const items: T[] = [];
+    for (const [key, raw] of this.objects.entries(scope.key)) {
+      if (!inScope(scope, key)) break;
+      const item = decode(raw);
+      if (!opts.predicate || opts.predicate(item)) items.push(item);
+    }
+    return { items, resourceVersion: String(rv) };
+  }
+
+  close(): void {
+    this.broken = true;
+    this.unsubscribe?.();
+    this.wake();
+  }
+}
