@@ -28,6 +28,8 @@ export interface BootstrapDeps {
    * when a namespace is synced, so it may depend on the listener having started.
    */
   readonly rootCA: () => string;
+  /** Whether rootCA is the cluster's CA (shared by every server) rather than this server's own. */
+  readonly rootCAIsClusterWide: () => boolean;
   /** Told about a failed sync of the namespace defaults (retried). */
   readonly onNamespaceDefaultsError?: (err: unknown) => void;
   /** Set when RBAC is among --authorization-mode: the default policy and aggregation run only then. */
@@ -121,6 +123,7 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
     // runs here: the hook finishes once the namespaces stored now have their defaults.
     namespaceDefaults ??= new NamespaceDefaultsController(storage, {
       rootCA: deps.rootCA,
+      rootCAIsClusterWide: deps.rootCAIsClusterWide,
       ...(deps.onNamespaceDefaultsError ? { onError: deps.onNamespaceDefaultsError } : {}),
     });
     await namespaceDefaults.start(signal);

@@ -8,7 +8,7 @@ import { createMemoryStorage, createRedisStorage, type Storage } from '@keel/sto
 import { NamespaceDefaultsController } from './namespace-defaults.js';
 
 type Obj = {
-  metadata: { name?: string; uid?: string; annotations?: Record<string, string> };
+  metadata: { name?: string; uid?: string; resourceVersion?: string; annotations?: Record<string, string> };
   data?: Record<string, string>;
 };
 
@@ -43,11 +43,12 @@ async function eventually(check: () => Promise<void>): Promise<void> {
 
 const errors: unknown[] = [];
 
-function start(storage: Storage, ca = 'CA-PEM'): Promise<void> {
+function start(storage: Storage, ca = 'CA-PEM', clusterWide?: boolean): Promise<void> {
   const ac = new AbortController();
   cleanups.push(async () => ac.abort());
   return new NamespaceDefaultsController(storage, {
     rootCA: () => ca,
+    ...(clusterWide === undefined ? {} : { rootCAIsClusterWide: () => clusterWide }),
     onError: (err) => errors.push(err),
     retryDelayMs: 20,
   }).start(ac.signal);
@@ -100,6 +101,26 @@ describe.each(['memory', 'redis'] as const)('namespace defaults (%s store)', (ki
         'ca.crt': 'CA-PEM',
       });
     });
+  });
+
+  it('servers with their own self-signed CAs fill a missing kube-root-ca.crt but never overwrite each other', async () => {
+    const stores = storeFactory(kind);
+    const [a, b] = [await stores(), await stores()];
+    await a.create('/namespaces/shared', namespace('shared'));
+    await start(a, 'CA-OF-A', false);
+    await start(b, 'CA-OF-B', false);
+    const first = await a.get<Obj>('/configmaps/shared/kube-root-ca.crt');
+    expect(first.data).toEqual({ 'ca.crt': 'CA-OF-A' });
+    await b.create('/namespaces/later', namespace('later'));
+    await eventually(async () => {
+      expect((await a.get<Obj>('/configmaps/later/kube-root-ca.crt')).data?.['ca.crt']).toMatch(
+        /^CA-OF-[AB]$/,
+      );
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    // Neither server rewrote what the other published.
+    const after = await a.get<Obj>('/configmaps/shared/kube-root-ca.crt');
+    expect(after.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
   });
 
   it('leaves a namespace being deleted alone, and publishes no ConfigMap without a CA', async () => {

@@ -20,6 +20,13 @@ const ROOTS = { namespaces: '/namespaces', serviceAccounts: '/serviceaccounts', 
 export interface NamespaceDefaultsOptions {
   /** The PEM bundle published as `ca.crt`; '' publishes no ConfigMap. Read at each sync. */
   readonly rootCA: () => string;
+  /**
+   * Whether the bundle is the cluster's (--client-ca-file, the same on every server), which this
+   * server then keeps published, replacing any other. A server's own self-signed CA differs from
+   * its peers': it only fills a missing ConfigMap, or servers sharing a store would overwrite
+   * each other's without end.
+   */
+  readonly rootCAIsClusterWide?: () => boolean;
   /** Told about a failed sync (retried after `retryDelayMs`); the store being down is no reason to crash. */
   readonly onError?: (err: unknown) => void;
   readonly retryDelayMs?: number;
@@ -158,7 +165,7 @@ export class NamespaceDefaultsController {
       });
       return;
     }
-    if (isPublished(current, ca)) return;
+    if (isPublished(current, ca) || this.opts.rootCAIsClusterWide?.() === false) return;
     try {
       await this.storage.guaranteedUpdate<Obj>(key, (stored) => {
         // Without ignoreNotFound the store calls this only with an object (else KeyNotFound, below).

@@ -167,6 +167,7 @@ export async function runServer(
     admissionPlugins: config.admission.plugins,
     // The --client-ca-file bundle (kubeadm's cluster CA), else the CA of the serving certificate.
     rootCA: () => parts.clientCA || (serverRef.current?.servingCertificate?.caPem ?? ''),
+    rootCAIsClusterWide: () => parts.clientCA !== '',
     onNamespaceDefaultsError: (err: unknown) =>
       logger.error("Syncing a namespace's default ServiceAccount and root CA failed", { err }),
     ...(config.featureGates.enabled('APIServerIdentity')
