@@ -38,7 +38,7 @@ import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { ResourceQuotaController } from './server/quota-controller.js';
 import { apiServerId } from './server/identity-lease.js';
 import { openStorage } from './server/storage-factory.js';
-import { STORED_RESOURCE_GROUPS } from './server/stored-resources.js';
+import { STORED_RESOURCE_GROUPS, storedResource } from './server/stored-resources.js';
 import { watchCachePolicy } from './server/watch-cache-policy.js';
 import { runServer } from './server/server.js';
 
@@ -97,12 +97,12 @@ function readPem(path: string | undefined): string {
 
 /**
  * An override for a resource Keel does not keep in its store would route nothing: refused, with
- * the names it could take (events.k8s.io Events, for one, are kept as the core group's `/events`).
+ * the names it could take.
  */
 function unstoredOverrides(overrides: readonly { group: string; resource: string }[]): string[] {
   const stored = Object.entries(STORED_RESOURCE_GROUPS).map(([r, g]) => `${g}/${r}`);
   return overrides
-    .filter((o) => STORED_RESOURCE_GROUPS[o.resource] !== o.group)
+    .filter((o) => storedResource(o.group, o.resource) === undefined)
     .map(
       (o) =>
         `--store-servers-overrides names ${o.group}/${o.resource}, which Keel does not store; it stores ${stored.join(', ')}`,

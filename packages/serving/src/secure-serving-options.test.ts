@@ -33,9 +33,7 @@ describe('SecureServingOptions defaults', () => {
       opensslCiphers: [],
       minVersion: undefined,
       sniCertKeys: [],
-      permitAddressSharing: false,
       permitPortSharing: false,
-      http2MaxStreamsPerConnection: 0,
     });
     expect(fss.sectionTitles()).toEqual(['Secure serving']);
     expect(fss.lookup('secure-port')?.usage).toContain('It cannot be switched off with 0.');
@@ -112,9 +110,7 @@ describe('SecureServingOptions parsing', () => {
         ],
       },
     ],
-    ['address sharing', ['--permit-address-sharing'], { permitAddressSharing: true }],
     ['port sharing', ['--permit-port-sharing=true'], { permitPortSharing: true }],
-    ['http2 streams', ['--http2-max-streams-per-connection', '1000'], { http2MaxStreamsPerConnection: 1000 }],
   ])('%s', (_name, argv, expected) => {
     const { parseErrors, errors, config } = run(apiserver, argv);
     expect(parseErrors).toEqual([]);

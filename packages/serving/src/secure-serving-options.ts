@@ -36,10 +36,7 @@ export interface SecureServingConfig {
   /** Node's name for the minimum version, or undefined for Node's default. */
   readonly minVersion: SecureVersion | undefined;
   readonly sniCertKeys: readonly NamedCertKey[];
-  readonly permitAddressSharing: boolean;
   readonly permitPortSharing: boolean;
-  /** 0 means the runtime's default. */
-  readonly http2MaxStreamsPerConnection: number;
 }
 
 /** What differs between the daemons: the API server must serve HTTPS, the scheduler may not. */
@@ -60,8 +57,9 @@ export class SecureServingOptions implements OptionsGroup<{ secureServing?: Secu
   tlsCipherSuites: readonly string[] = [];
   tlsMinVersion = '';
   tlsSniCertKeys: readonly NamedCertKey[] = [];
-  permitAddressSharing = false;
   permitPortSharing = false;
+  // Parsed only: what these two mean in Keel (nothing, refused) is in SECURE_SERVING_FLAG_EFFECTS.
+  permitAddressSharing = false;
   http2MaxStreamsPerConnection = 0;
 
   private readonly allowZeroPort: boolean;
@@ -197,9 +195,7 @@ export class SecureServingOptions implements OptionsGroup<{ secureServing?: Secu
       opensslCiphers: this.tlsCipherSuites.map((name) => lookupCipherSuite(name)?.openssl ?? name),
       minVersion: TLS_VERSIONS.get(this.tlsMinVersion),
       sniCertKeys: this.tlsSniCertKeys.map((e) => ({ ...e, names: [...e.names] })),
-      permitAddressSharing: this.permitAddressSharing,
       permitPortSharing: this.permitPortSharing,
-      http2MaxStreamsPerConnection: this.http2MaxStreamsPerConnection,
     };
   }
 }

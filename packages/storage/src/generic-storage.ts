@@ -19,16 +19,10 @@ import type {
 } from './storage.js';
 import type { EncryptionConfig } from './encryption/config.js';
 import { TransformingBackend } from './encryption/transforming-backend.js';
-import { keyScope } from './keys.js';
+import { keyRoot, keyScope } from './keys.js';
 import { WatchCache } from './watch-cache.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
-/** The key root of a list prefix: `/pods/ns` → `/pods`. */
-function keyRootOf(prefix: string): string {
-  const slash = prefix.indexOf('/', 1);
-  return slash === -1 ? prefix : prefix.slice(0, slash);
-}
 
 /** Tuning shared by both backends. All durations in milliseconds. */
 export interface CommonStorageOptions {
@@ -133,7 +127,7 @@ export class GenericStorage implements Storage {
   ): Promise<ListResult<T> | undefined> {
     const enabled = this.opts.watchCache;
     if (!enabled || opts.continueKey || (opts.limit ?? 0) > 0 || opts.recursive === false) return undefined;
-    const root = keyRootOf(prefix);
+    const root = keyRoot(prefix);
     if (root === '' || !enabled(root)) return undefined;
     const rv = opts.resourceVersion ?? '';
     if (rv !== '' && (opts.match === 'Exact' || !/^\d+$/.test(rv) || !Number.isSafeInteger(Number(rv))))

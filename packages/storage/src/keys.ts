@@ -23,6 +23,16 @@ export function compareKeys(a: string, b: string): number {
 }
 
 /**
+ * The root a key or list prefix belongs to, its first segment: `/pods/ns/name` and `/pods/ns`
+ * → `/pods`. Each resource's objects live under one root (the watch cache, encryption and
+ * --store-servers-overrides all work per root).
+ */
+export function keyRoot(key: string): string {
+  const slash = key.indexOf('/', 1);
+  return slash === -1 ? key : key.slice(0, slash);
+}
+
+/**
  * The key range a list or watch covers: recursive reads take everything below `prefix/`
  * (Kubernetes appends the slash so `/pods/a` never matches `/pods/ab`).
  */

@@ -10,12 +10,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './storage.js';
-
-/** The key root a key or prefix belongs to: `/events/ns/name` → `/events`. */
-function rootOf(key: string): string {
-  const slash = key.indexOf('/', 1);
-  return slash === -1 ? key : key.slice(0, slash);
-}
+import { keyRoot } from './keys.js';
 
 /**
  * --store-servers-overrides: some resources live in other stores than the rest. Every call goes
@@ -30,7 +25,7 @@ export class RoutingStorage implements Storage {
   ) {}
 
   private route(key: string): Storage {
-    return this.routes.get(rootOf(key)) ?? this.fallback;
+    return this.routes.get(keyRoot(key)) ?? this.fallback;
   }
 
   private all(): Storage[] {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname as osHostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { newUid } from '@keel/apimachinery';
+import { formatMicroTime, formatTime, microTimeFromDate, newUid } from '@keel/apimachinery';
 import { isStorageError, type Storage } from '@keel/storage';
 
 /**
@@ -74,11 +74,6 @@ function base32(bytes: Uint8Array): string {
   return out;
 }
 
-/** MicroTime, as Lease's renewTime carries it. */
-function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/Z$/, '000Z');
-}
-
 const leaseKey = (name: string) => `/leases/${IDENTITY_LEASE_NAMESPACE}/${name}`;
 
 export function isExpired(lease: Lease, nowMs: number): boolean {
@@ -111,7 +106,7 @@ export class IdentityLeaseController {
         metadata: {
           ...(current?.metadata ?? {
             uid: newUid(),
-            creationTimestamp: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+            creationTimestamp: formatTime(microTimeFromDate(new Date(nowMs))) ?? '',
           }),
           name: this.name,
           namespace: IDENTITY_LEASE_NAMESPACE,
@@ -125,7 +120,7 @@ export class IdentityLeaseController {
           ...current?.spec,
           holderIdentity: this.holderIdentity,
           leaseDurationSeconds: this.options.durationSeconds,
-          renewTime: microTime(nowMs),
+          renewTime: formatMicroTime(microTimeFromDate(new Date(nowMs))) ?? '',
         },
       }),
       { ignoreNotFound: true },

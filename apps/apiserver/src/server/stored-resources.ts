@@ -25,3 +25,14 @@ export const STORED_RESOURCE_GROUPS: Readonly<Record<string, string>> = {
   validatingwebhookconfigurations: 'admissionregistration.k8s.io',
   priorityclasses: 'scheduling.k8s.io',
 };
+
+/**
+ * The stored resource `group`/`resource` names (its key root without the slash), or undefined
+ * when Keel does not store it; events.k8s.io Events are the core group's `events`.
+ */
+export function storedResource(group: string, resource: string): string | undefined {
+  if (resource === 'events' && group === 'events.k8s.io') return 'events';
+  return Object.hasOwn(STORED_RESOURCE_GROUPS, resource) && STORED_RESOURCE_GROUPS[resource] === group
+    ? resource
+    : undefined;
+}

@@ -1,5 +1,5 @@
 import type { RegistryConfig } from '../options/registry-options.js';
-import { STORED_RESOURCE_GROUPS } from './stored-resources.js';
+import { STORED_RESOURCE_GROUPS, storedResource } from './stored-resources.js';
 
 /** Upstream's DefaultWatchCacheSizes: Events are many and short-lived, so they are not cached. */
 const OFF_BY_DEFAULT = new Set(['events']);
@@ -11,15 +11,10 @@ export interface WatchCachePolicy {
   readonly errors: string[];
 }
 
-/** The resource a `resource[.group]` entry names, if Keel stores it (events.k8s.io Events are `events`). */
-function storedResource(name: string): string | undefined {
+/** The stored resource a `resource[.group]` entry names, if Keel stores it. */
+function storedResourceNamed(name: string): string | undefined {
   const dot = name.indexOf('.');
-  const resource = dot === -1 ? name : name.slice(0, dot);
-  const group = dot === -1 ? '' : name.slice(dot + 1);
-  if (resource === 'events' && group === 'events.k8s.io') return 'events';
-  return Object.hasOwn(STORED_RESOURCE_GROUPS, resource) && STORED_RESOURCE_GROUPS[resource] === group
-    ? resource
-    : undefined;
+  return dot === -1 ? storedResource('', name) : storedResource(name.slice(dot + 1), name.slice(0, dot));
 }
 
 /**
@@ -31,7 +26,7 @@ export function watchCachePolicy(registry: RegistryConfig): WatchCachePolicy {
   const sizes = new Map<string, number>();
   const errors: string[] = [];
   for (const [name, size] of registry.watchCacheSizes) {
-    const resource = storedResource(name);
+    const resource = storedResourceNamed(name);
     if (resource === undefined) {
       errors.push(`--watch-cache-sizes names ${name}, which Keel does not store`);
       continue;

@@ -13,9 +13,7 @@ export function servingConfig(overrides: Partial<SecureServingConfig> = {}): Sec
     opensslCiphers: [],
     minVersion: undefined,
     sniCertKeys: [],
-    permitAddressSharing: false,
     permitPortSharing: false,
-    http2MaxStreamsPerConnection: 0,
     ...overrides,
   };
 }

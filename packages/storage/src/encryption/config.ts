@@ -1,6 +1,7 @@
 import { ConfigFileError, describeZodIssues, readConfigDocument } from '@keel/config-file';
 import { z } from 'zod';
 import { KEY_LENGTHS, keyCipher, type KeyCipher, type ProviderKind } from './providers.js';
+import { keyRoot } from '../keys.js';
 import { ValueTransformer } from './transformer.js';
 
 const key = z.strictObject({ name: z.string(), secret: z.string() });
@@ -50,7 +51,7 @@ export class EncryptionConfig {
   }
 
   transformerFor(storageKey: string): ValueTransformer | undefined {
-    const resource = storageKey.split('/')[1] ?? '';
+    const resource = keyRoot(storageKey).slice(1);
     let t = this.cache.get(resource);
     if (t === undefined) {
       t = this.lookup(resource) ?? null;

@@ -1,5 +1,6 @@
 import type { HubListener, LogEntry, RawObject, StorageBackend, WriteOp } from '../backend.js';
 import type { EncryptionConfig } from './config.js';
+import type { Opened, ValueTransformer } from './transformer.js';
 
 /**
  * Encrypts values on their way into a backend and decrypts them on the way out, per the
@@ -26,9 +27,8 @@ export class TransformingBackend implements StorageBackend {
     };
   }
 
-  private openValue(key: string, value: string): { text: string; stale: boolean } {
-    const t = this.config.transformerFor(key);
-    if (!t) return { text: value, stale: false };
+  /** Opens one stored value of `key`; a value no configured key opens fails the read. */
+  private openValue(t: ValueTransformer, key: string, value: string): Opened {
     try {
       return t.open(value, key);
     } catch (err) {
@@ -37,16 +37,19 @@ export class TransformingBackend implements StorageBackend {
   }
 
   private openRaw(raw: RawObject): RawObject {
-    const { text, stale } = this.openValue(raw.key, raw.value);
+    const t = this.config.transformerFor(raw.key);
+    if (!t) return raw;
+    const { text, stale } = this.openValue(t, raw.key, raw.value);
     return stale ? { ...raw, value: text, stale } : { ...raw, value: text };
   }
 
   private openEntry(entry: LogEntry): LogEntry {
-    if (!this.config.transformerFor(entry.key)) return entry;
+    const t = this.config.transformerFor(entry.key);
+    if (!t) return entry;
     return {
       ...entry,
-      ...(entry.value === undefined ? {} : { value: this.openValue(entry.key, entry.value).text }),
-      ...(entry.prev === undefined ? {} : { prev: this.openValue(entry.key, entry.prev).text }),
+      ...(entry.value === undefined ? {} : { value: this.openValue(t, entry.key, entry.value).text }),
+      ...(entry.prev === undefined ? {} : { prev: this.openValue(t, entry.key, entry.prev).text }),
     };
   }
 
