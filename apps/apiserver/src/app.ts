@@ -17,7 +17,8 @@ import {
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
 import { loadEncryptionConfig, withStoreSpans, type EncryptionConfig } from '@keel/storage';
-import { loadTracingConfig, startTracing, type TracingConfig } from '@keel/tracing';
+import { loadTracingConfig, type TracingConfig } from '@keel/tracing';
+import type { EgressSelector } from '@keel/egress';
 import { apiServerCommand } from './command.js';
 import { ApiServerMetrics } from './metrics/index.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
@@ -28,6 +29,7 @@ import { installNamespaces, type InstalledNamespaces } from './resources/namespa
 import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
 import { admissionDeps } from './server/admission-deps.js';
 import { buildAuditor } from './server/audit.js';
+import { buildEgressSelector, logEgress, startTracingThroughEgress } from './server/egress.js';
 import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
 import { rbacSources } from './server/rbac-informers.js';
@@ -73,6 +75,8 @@ export interface CompletedApiServer {
   readonly reportedVersion: string | undefined;
   /** Made first: the audit sinks built here report to it. */
   readonly metrics: ApiServerMetrics;
+  /** --egress-selector-config-file's proxies, by network. */
+  readonly egress: EgressSelector;
 }
 
 /** Who the server's own writes are made as (the reference's loopback client). */
@@ -119,17 +123,27 @@ function complete(
   const storeErrors = [...unstoredOverrides(config.store.overrides), ...cachePolicy.errors];
   if (storeErrors.length > 0) return { errors: storeErrors };
   try {
+    const egress = buildEgressSelector(config.egressSelector.configFile);
+    const controlplane = egress.lookup('controlplane');
     const tokenGetter = new StoreTokenGetter();
-    const authn = buildAuthenticator(config.authentication, { tokenGetter });
+    const authn = buildAuthenticator(config.authentication, { tokenGetter, dial: controlplane });
     const rbacIndex = new rbac.RbacRuleIndex();
     const nodeGraph = config.authorization.modes.includes('Node') ? new NodeGraph() : undefined;
-    const authz = buildAuthorizer(config.authorization, { rbacIndex, ...(nodeGraph ? { nodeGraph } : {}) });
+    const authz = buildAuthorizer(config.authorization, {
+      rbacIndex,
+      dial: controlplane,
+      ...(nodeGraph ? { nodeGraph } : {}),
+    });
     const metrics = new ApiServerMetrics(config.metrics);
     const auditLog = new DeferredErrorLog();
-    const auditor = buildAuditor(config.audit, auditLog, metrics.audit);
+    const auditor = buildAuditor(config.audit, auditLog, metrics.audit, controlplane);
     const admission = prepareAdmission(config.admission.plugins, {
       configFile: config.admission.configFile,
-      flags: { ...config.podPolicy, webhookClientCertificate: config.proxyClient.certificate },
+      flags: {
+        ...config.podPolicy,
+        webhookClientCertificate: config.proxyClient.certificate,
+        webhookDial: controlplane,
+      },
     });
     const tracing = config.tracing.configFile ? loadTracingConfig(config.tracing.configFile) : undefined;
     const encryption = config.store.encryptionProviderConfig
@@ -160,6 +174,7 @@ function complete(
         version: versionInfo(reportedVersion),
         reportedVersion,
         metrics,
+        egress,
       },
       warnings: [
         ...options.warnings(),
@@ -192,16 +207,18 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     address: `${config.secureServing.bindAddress}:${config.secureServing.port}`,
   });
   // Before the store opens, so its calls during start-up are traced too.
+  logEgress(done.egress, logger);
   const stopTracing =
     done.tracing &&
-    (await startTracing(done.tracing, {
-      serviceName: 'apiserver',
-      instanceId: apiServerId(hostname()),
-      hostname: hostname(),
-    }));
+    (await startTracingThroughEgress(
+      done.tracing,
+      { serviceName: 'apiserver', instanceId: apiServerId(hostname()), hostname: hostname() },
+      done.egress,
+    ));
   const opened = await openStorage(config.store, logger, {
     ...(done.encryption ? { encryption: done.encryption } : {}),
     ...(done.watchCache ? { watchCache: done.watchCache } : {}),
+    dial: done.egress.lookup('etcd'),
   });
   const storage = stopTracing ? withStoreSpans(opened.storage) : opened.storage;
   done.tokenGetter.attach(storage);

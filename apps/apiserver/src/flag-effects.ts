@@ -340,7 +340,7 @@ export const apiServerFlagEffects: FlagEffects = {
     acts: ['apps/apiserver/test/runtime-config.test.ts', 'apps/apiserver/test/self-reviews.test.ts'],
   },
   'egress-selector-config-file': {
-    refused: 'Keel connects to webhooks and other servers directly and has no egress proxy support',
+    acts: ['apps/apiserver/test/egress-selector.test.ts', 'packages/egress/src/config.test.ts'],
   },
   'admission-control-config-file': {
     acts: [

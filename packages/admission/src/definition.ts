@@ -1,4 +1,5 @@
 import type { Authorizer } from '@keel/auth';
+import type { Dialer } from '@keel/client';
 import { ConfigFileError } from '@keel/config-file';
 import type { StoredObject } from '@keel/resource';
 import type { GroupVersionKind } from './attributes.js';
@@ -61,6 +62,11 @@ export interface AdmissionFlags {
    * webhooks; undefined to call them without a client certificate.
    */
   readonly webhookClientCertificate?: { readonly certFile: string; readonly keyFile: string } | undefined;
+  /**
+   * --egress-selector-config-file's controlplane tunnel, through which webhooks named by URL (and
+   * the image policy webhook) are called; undefined: directly.
+   */
+  readonly webhookDial?: Dialer | undefined;
 }
 
 export type AdmissionPluginFactory = (deps: AdmissionPluginDeps) => AdmissionPlugin;

@@ -1,5 +1,5 @@
 /** Builds the sinks the audit options describe: backend, then truncation, then the mode. */
-import { ConnectionConfigError } from '@keel/client';
+import { ConnectionConfigError, type Dialer } from '@keel/client';
 import { BatchSink, type BatchOptions } from './batch.js';
 import { BlockingSink } from './blocking.js';
 import { CountingBackend } from './counting-backend.js';
@@ -31,6 +31,8 @@ export interface LogSinkOptions extends SinkOptions {
 export interface WebhookSinkOptions extends SinkOptions {
   readonly configFile: string;
   readonly initialBackoffMs: number;
+  /** The controlplane egress tunnel (--egress-selector-config-file); undefined: directly. */
+  readonly dial?: Dialer | undefined;
 }
 
 /** A sink that cannot be built: one line for the start-up error. */

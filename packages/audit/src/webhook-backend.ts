@@ -4,7 +4,7 @@
  * attempts, waiting the initial backoff, then 1.5 times longer each time, with 20% jitter.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConnectionConfig, Transport } from '@keel/client';
+import { loadConnectionConfig, Transport, type Dialer } from '@keel/client';
 import { keelVersion } from '@keel/apimachinery';
 import { encodeEventList } from './encode.js';
 import type { Backend } from './sink.js';
@@ -14,6 +14,8 @@ export interface WebhookBackendOptions {
   readonly configFile: string;
   readonly version: AuditVersion;
   readonly initialBackoffMs: number;
+  /** The controlplane egress tunnel (--egress-selector-config-file); undefined: directly. */
+  readonly dial?: Dialer | undefined;
 }
 
 const ATTEMPTS = 5;
@@ -34,6 +36,8 @@ export class WebhookBackend implements Backend {
     this.transport = new Transport(
       { ...conn, server: new URL(conn.server.origin) },
       `keel-apiserver/${keelVersion}`,
+      undefined,
+      opts.dial,
     );
   }
 

@@ -7,6 +7,7 @@
  */
 import { keelVersion, type Status } from '@keel/apimachinery';
 import type { Connection } from './connection-config.js';
+import type { Dialer } from './dial-connector.js';
 import { newRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { Transport, type Query, type StreamResponse } from './transport.js';
 import type { KubeList, KubeObject } from './types.js';
@@ -70,6 +71,8 @@ export interface RestClientOptions {
   /** Default per-request timeout in ms (never applied to watch streams); 0: none. */
   readonly timeoutMs?: number;
   readonly keepAliveTimeoutMs?: number;
+  /** Dial through this (an egress proxy's tunnel) instead of connecting directly. */
+  readonly dial?: Dialer | undefined;
 }
 
 export interface RequestOptions extends CallOptions {
@@ -93,6 +96,7 @@ export class RestClient {
       connection,
       options.userAgent ?? defaultUserAgent,
       options.keepAliveTimeoutMs,
+      options.dial,
     );
     this.limiter =
       options.rateLimiter === undefined

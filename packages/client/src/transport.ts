@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
+import { dialConnector, type Dialer } from './dial-connector.js';
 import { StatusError } from '@keel/apimachinery';
 import type { Connection } from './connection-config.js';
 import { errorFromResponse, networkError, NetworkError } from './errors.js';
@@ -40,16 +41,19 @@ export class Transport {
     readonly connection: Connection,
     private readonly userAgent: string,
     keepAliveTimeoutMs = 30_000,
+    /** Connections go through it (an egress proxy) instead of straight to the server. */
+    dial?: Dialer,
   ) {
     const c = connection;
+    const tls = {
+      rejectUnauthorized: !c.insecureSkipTLSVerify,
+      ...(c.ca ? { ca: c.ca } : {}),
+      ...(c.cert && c.key ? { cert: c.cert, key: c.key } : {}),
+      ...(c.serverName ? { servername: c.serverName } : {}),
+    };
     this.agent = new Agent({
       keepAliveTimeout: keepAliveTimeoutMs,
-      connect: {
-        rejectUnauthorized: !c.insecureSkipTLSVerify,
-        ...(c.ca ? { ca: c.ca } : {}),
-        ...(c.cert && c.key ? { cert: c.cert, key: c.key } : {}),
-        ...(c.serverName ? { servername: c.serverName } : {}),
-      },
+      connect: dial ? dialConnector(dial, tls) : tls,
     });
     this.token = c.token;
     this.tokenReadAt = Date.now();

@@ -49,6 +49,7 @@ export {
   type RedisConnectionOptions,
   type RedisTlsFiles,
 } from './redis/connection.js';
+export type { StoreDialer } from './redis/egress-connector.js';
 export { StoreInformer, type InformerChange, type StoreInformerOptions } from './informer.js';
 export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from './encryption/index.js';
 export { withStoreSpans } from './traced-storage.js';

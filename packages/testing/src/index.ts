@@ -23,3 +23,4 @@ export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';
 export { signJwt } from './jwt.js';
 export { flagEffectsProblems } from './flag-effects.js';
 export { TestOtlpCollector, type CollectedSpan } from './otlp-collector.js';
+export { TestConnectProxy, type ConnectProxyOptions, type Tunnel } from './connect-proxy.js';

@@ -1,3 +1,4 @@
+import type { Dial } from '@keel/egress';
 import {
   Auditor,
   buildSinks,
@@ -36,6 +37,8 @@ export function buildAuditor(
   config: AuditConfig | undefined,
   log: ErrorLog,
   metrics: AuditMetrics,
+  /** The controlplane egress tunnel for the webhook sink. */
+  dial?: Dial,
 ): Auditor | undefined {
   if (!config?.policyFile) return undefined;
   const policy = loadPolicyFile(config.policyFile);
@@ -56,6 +59,7 @@ export function buildAuditor(
         ...sinkOptions(config.webhook),
         configFile: config.webhook.configFile,
         initialBackoffMs: config.webhook.initialBackoff.milliseconds,
+        dial,
       },
     },
     log,

@@ -7,6 +7,7 @@ import {
   type RedisBackend,
   type Storage,
   type StoreConfig,
+  type StoreDialer,
 } from '@keel/storage';
 import { storeEndpoint } from '../metrics/index.js';
 
@@ -24,10 +25,16 @@ export interface OpenedStorage {
 export async function openStorage(
   config: StoreConfig,
   logger: Logger,
-  extra: { readonly encryption?: EncryptionConfig; readonly watchCache?: (keyRoot: string) => boolean } = {},
+  extra: {
+    readonly encryption?: EncryptionConfig;
+    readonly watchCache?: (keyRoot: string) => boolean;
+    /** The `etcd` egress proxy's tunnel (--egress-selector-config-file). */
+    readonly dial?: StoreDialer | undefined;
+  } = {},
 ): Promise<OpenedStorage> {
+  const { dial, ...rest } = extra;
   const common = {
-    ...extra,
+    ...rest,
     compactionIntervalMs: config.compactionInterval.milliseconds,
     onBackgroundError: (err: unknown, job: string) =>
       logger.warning('Storage background job failed', { job, err }),
@@ -37,6 +44,7 @@ export async function openStorage(
     return createRedisStorage({
       ...common,
       urls,
+      dial,
       prefix: config.prefix,
       ...(tls ? { tls: { caFile: tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
     });

@@ -133,7 +133,7 @@ export function imagePolicyWebhook(
 
 /** The registry's entry: configuration required, the backend's connection-config read at start-up. */
 export const imagePolicyWebhookDefinition: AdmissionPluginDefinition = {
-  prepare(config) {
+  prepare(config, flags) {
     if (!config)
       throw new ConfigFileError(
         'ImagePolicyWebhook: no config specified (give it imagePolicy in --admission-control-config-file)',
@@ -141,7 +141,7 @@ export const imagePolicyWebhookDefinition: AdmissionPluginDefinition = {
     const parsed = parseImagePolicyConfig(config);
     let endpoint: ReviewEndpoint;
     try {
-      endpoint = webhookEndpoint('admission-control-config-file', parsed.kubeConfigFile);
+      endpoint = webhookEndpoint('admission-control-config-file', parsed.kubeConfigFile, flags.webhookDial);
     } catch (err) {
       throw new ConfigFileError(
         `${config.source}: imagePolicy.kubeConfigFile: ${errorText(err).replace(/^--[a-z-]+: /, '')}`,

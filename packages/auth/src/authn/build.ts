@@ -1,3 +1,4 @@
+import type { Dialer } from '@keel/client';
 import type { Logger } from '@keel/log';
 import type { AuthenticationConfig } from '../options/authentication-options.js';
 import { ConfigError } from '../config-error.js';
@@ -24,6 +25,8 @@ import {
 } from './union.js';
 
 export interface AuthenticatorDeps {
+  /** The controlplane egress tunnel (--egress-selector-config-file) to the OIDC issuer and the token webhook. */
+  readonly dial?: Dialer | undefined;
   /** The clock for certificate validity and token expiry; tests pin it. */
   readonly now?: () => Date;
   /**
@@ -114,11 +117,18 @@ export function buildAuthenticator(
   if (config.oidc) {
     const caPem =
       config.oidc.caFile === '' ? undefined : readCABundleFile('oidc-ca-file', config.oidc.caFile);
-    tokens.push(new OIDCAuthenticator(config.oidc, { ...(caPem ? { caPem } : {}), logger, now }));
+    tokens.push(
+      new OIDCAuthenticator(config.oidc, {
+        ...(caPem ? { caPem } : {}),
+        ...(deps.dial ? { dial: deps.dial } : {}),
+        logger,
+        now,
+      }),
+    );
   }
   if (config.tokenWebhook) {
     const hook = config.tokenWebhook;
-    const endpoint = webhookEndpoint('authentication-token-webhook-config-file', hook.configFile);
+    const endpoint = webhookEndpoint('authentication-token-webhook-config-file', hook.configFile, deps.dial);
     const remote = new WebhookTokenAuthenticator(endpoint, {
       version: hook.version === 'v1' ? 'v1' : 'v1beta1',
       audiences: config.apiAudiences,

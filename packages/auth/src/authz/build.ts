@@ -1,3 +1,4 @@
+import type { Dialer } from '@keel/client';
 import type { Logger } from '@keel/log';
 import type { AuthorizationConfig } from '../options/authorization-options.js';
 import { ConfigError } from '../config-error.js';
@@ -34,6 +35,8 @@ export interface BuiltAuthorizer {
 
 /** What the authorizers are fed after start-up (the store opens after the chain is built). */
 export interface AuthorizerDeps {
+  /** The controlplane egress tunnel (--egress-selector-config-file) to the authorization webhook. */
+  readonly dial?: Dialer | undefined;
   /** RBAC's rule index, attached to its watched copies once the store is open. */
   readonly rbacIndex?: RbacRuleIndex;
   /** The graph the Node mode decides from; the server feeds it from its informers. */
@@ -69,12 +72,15 @@ export function buildAuthorizer(config: AuthorizationConfig, deps: AuthorizerDep
         const hook = config.webhook;
         if (hook === undefined) throw new ConfigError('--authorization-webhook-config-file is required');
         chain.push(
-          new WebhookAuthorizer(webhookEndpoint('authorization-webhook-config-file', hook.configFile), {
-            version: hook.version === 'v1' ? 'v1' : 'v1beta1',
-            allowTtlMs: hook.cacheAuthorizedTTL.milliseconds,
-            denyTtlMs: hook.cacheUnauthorizedTTL.milliseconds,
-            logger,
-          }),
+          new WebhookAuthorizer(
+            webhookEndpoint('authorization-webhook-config-file', hook.configFile, deps.dial),
+            {
+              version: hook.version === 'v1' ? 'v1' : 'v1beta1',
+              allowTtlMs: hook.cacheAuthorizedTTL.milliseconds,
+              denyTtlMs: hook.cacheUnauthorizedTTL.milliseconds,
+              logger,
+            },
+          ),
         );
         break;
       }

@@ -1,5 +1,5 @@
 import { keelVersion } from '@keel/apimachinery';
-import { loadConnectionConfig, RestClient, type Connection } from '@keel/client';
+import { loadConnectionConfig, RestClient, type Connection, type Dialer } from '@keel/client';
 import { ConfigError } from '../config-error.js';
 import { errorText, postReview, type ReviewRequestOptions } from './review-request.js';
 
@@ -27,8 +27,9 @@ export function sendReview(
  * the current context's cluster gives the URL (path included: reviews go to exactly that URL) and
  * its CA, the user the client certificate or token the API server presents. The webhook gets no
  * client-side throttling, as in kube. Throws a ConfigError naming `flag` when the file is unusable.
+ * `dial`: the controlplane egress proxy's tunnel, when --egress-selector-config-file names one.
  */
-export function webhookEndpoint(flag: string, file: string): ReviewEndpoint {
+export function webhookEndpoint(flag: string, file: string, dial?: Dialer): ReviewEndpoint {
   let connection: Connection;
   try {
     connection = loadConnectionConfig(file);
@@ -39,7 +40,7 @@ export function webhookEndpoint(flag: string, file: string): ReviewEndpoint {
   // The client joins its server and a request path; give it the origin and keep the path here.
   const client = new RestClient(
     { ...connection, server: new URL(url.origin) },
-    { rateLimiter: null, userAgent: `keel-apiserver/${keelVersion}` },
+    { rateLimiter: null, userAgent: `keel-apiserver/${keelVersion}`, dial },
   );
   return { client, path: url.pathname };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { ConnectionOptions } from 'node:tls';
+import { egressConnector, type StoreDialer } from './egress-connector.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -19,6 +20,8 @@ export interface RedisConnectionOptions {
   readonly connectTimeoutMs?: number;
   /** A command without a reply by then fails with Timeout. @default 5000 */
   readonly commandTimeoutMs?: number;
+  /** Reach every node through this (the `etcd` egress proxy) instead of directly. */
+  readonly dial?: StoreDialer | undefined;
 }
 
 function tlsOptions(files: RedisTlsFiles | undefined, wanted: boolean): ConnectionOptions | undefined {
@@ -49,6 +52,7 @@ function failFast(opts: RedisConnectionOptions): RedisOptions {
     // sender the receiver's TCP work too, and under concurrent requests it was the largest
     // single cost of a create.
     enableAutoPipelining: true,
+    ...(opts.dial ? { Connector: egressConnector(opts.dial) } : {}),
   };
 }
 

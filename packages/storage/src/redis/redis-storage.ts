@@ -6,6 +6,7 @@ import {
   type RedisClient,
   type RedisTlsFiles,
 } from './connection.js';
+import type { StoreDialer } from './egress-connector.js';
 import { keyspace } from './keyspace.js';
 import { RedisBackend } from './redis-backend.js';
 import type { Storage } from '../storage.js';
@@ -33,6 +34,8 @@ export interface RedisUrlStorageOptions extends RedisStorageCommon {
   readonly tls?: RedisTlsFiles;
   /** @default 2000 */
   readonly connectTimeoutMs?: number;
+  /** Reach Redis through this (the `etcd` egress proxy's tunnel) instead of directly. */
+  readonly dial?: StoreDialer | undefined;
 }
 
 export interface RedisClientStorageOptions extends RedisStorageCommon {
@@ -64,6 +67,7 @@ export async function createRedisStorage(opts: RedisStorageOptions): Promise<Sto
       tls: opts.tls,
       connectTimeoutMs: opts.connectTimeoutMs,
       commandTimeoutMs,
+      dial: opts.dial,
     });
     // Without a listener, ioredis reports every failed reconnect as an unhandled 'error' event;
     // failures reach callers as Unreachable errors instead.

@@ -6,7 +6,7 @@
  * (`Post "https://…": dial tcp 127.0.0.1:1: connect: connection refused`).
  */
 import { StatusError } from '@keel/apimachinery';
-import { NetworkError, RestClient, type Connection } from '@keel/client';
+import { NetworkError, RestClient, type Connection, type Dialer } from '@keel/client';
 import { keelVersion } from '@keel/apimachinery';
 import type { WebhookSpec } from './config.js';
 
@@ -60,7 +60,11 @@ function goTransportError(url: URL, err: unknown): string {
 export class WebhookClients {
   private readonly clients = new Map<string, RestClient>();
 
-  constructor(private readonly identity: ClientIdentity | undefined) {}
+  constructor(
+    private readonly identity: ClientIdentity | undefined,
+    /** Upstream calls URL webhooks through the controlplane egress network. */
+    private readonly dial?: Dialer,
+  ) {}
 
   private clientFor(url: URL, caBundle: string | undefined): RestClient {
     const key = `${url.origin}\n${caBundle ?? ''}`;
@@ -73,7 +77,11 @@ export class WebhookClients {
         ...(ca ? { ca } : {}),
         ...(this.identity ? { cert: this.identity.cert, key: this.identity.key } : {}),
       };
-      client = new RestClient(connection, { rateLimiter: null, userAgent: `keel-apiserver/${keelVersion}` });
+      client = new RestClient(connection, {
+        rateLimiter: null,
+        userAgent: `keel-apiserver/${keelVersion}`,
+        dial: this.dial,
+      });
       this.clients.set(key, client);
     }
     return client;

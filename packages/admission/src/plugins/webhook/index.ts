@@ -60,7 +60,7 @@ function webhookDefinition(
   return {
     prepare(config, flags) {
       if (config) throw new ConfigFileError(`${config.source}: ${name} takes no configuration`);
-      const clients = new WebhookClients(readIdentity(flags));
+      const clients = new WebhookClients(readIdentity(flags), flags.webhookDial);
       return (deps) =>
         build({
           configurations: deps.objects(resource),

@@ -1,4 +1,5 @@
 import { Agent } from 'node:https';
+import { dialingHttpsAgent, type Dialer } from '@keel/client';
 import type { Logger } from '@keel/log';
 import type { OIDCConfig } from '../../options/oidc-options.js';
 import { unverifiedIssuer } from '../jwt.js';
@@ -17,6 +18,8 @@ export interface OIDCAuthenticatorOptions {
   readonly now?: () => Date;
   /** How long to wait between discovery attempts; tests shorten it. */
   readonly retryMs?: number;
+  /** The controlplane egress tunnel to the issuer (--egress-selector-config-file). */
+  readonly dial?: Dialer;
 }
 
 /**
@@ -37,7 +40,8 @@ export class OIDCAuthenticator implements TokenAuthenticator {
     private readonly config: OIDCConfig,
     private readonly opts: OIDCAuthenticatorOptions = {},
   ) {
-    this.agent = new Agent({ keepAlive: true, ...(opts.caPem !== undefined ? { ca: opts.caPem } : {}) });
+    const agentOptions = { keepAlive: true, ...(opts.caPem !== undefined ? { ca: opts.caPem } : {}) };
+    this.agent = opts.dial ? dialingHttpsAgent(opts.dial, agentOptions) : new Agent(agentOptions);
     this.now = opts.now ?? (() => new Date());
     if (opts.caPem === undefined)
       opts.logger?.info("OIDC: No x509 certificates provided, will use host's root CA set");
