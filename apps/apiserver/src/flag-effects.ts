@@ -51,10 +51,7 @@ export const apiServerFlagEffects: FlagEffects = {
   'min-request-timeout': {
     acts: ['apps/apiserver/test/watch-timeout.test.ts', 'apps/apiserver/src/options/limits-options.test.ts'],
   },
-  'max-connection-bytes-per-sec': {
-    meaningless:
-      'the real server throttles only upgraded connections (exec, attach, port-forward and proxy), and Keel serves none of them',
-  },
+  'max-connection-bytes-per-sec': { acts: ['apps/apiserver/test/watch-throttle.test.ts'] },
   'delete-collection-workers': { acts: ['apps/apiserver/src/options/registry-options.test.ts'] },
   'enable-garbage-collector': {
     refused:

@@ -85,6 +85,7 @@ export interface ScopeDefaults {
   readonly logger: Logger;
   readonly maxRequestBodyBytes: number;
   readonly minRequestTimeoutSeconds: number;
+  readonly maxConnectionBytesPerSec: number;
   readonly deleteCollectionWorkers: number;
   readonly watchListEnabled: boolean;
   /** The configured admission chain every stored resource's writes pass. */
@@ -137,6 +138,7 @@ export async function runServer(
     logger,
     maxRequestBodyBytes: MAX_REQUEST_BODY_BYTES,
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
+    maxConnectionBytesPerSec: config.limits.maxConnectionBytesPerSec,
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
     watchListEnabled: config.featureGates.enabled('WatchList'),
     admission: parts.admission,

@@ -16,6 +16,8 @@ export interface RequestScope<I extends InternalObject = InternalObject> {
   readonly maxRequestBodyBytes: number;
   /** Watches without timeoutSeconds end after a random time in [min, 2*min). */
   readonly minRequestTimeoutSeconds: number;
+  /** --max-connection-bytes-per-sec: watches on one connection send at most this much a second; 0: no limit. */
+  readonly maxConnectionBytesPerSec: number;
   readonly deleteCollectionWorkers: number;
   /** The WatchList feature gate: watches may ask for sendInitialEvents, and from "" or "0" get them. */
   readonly watchListEnabled: boolean;

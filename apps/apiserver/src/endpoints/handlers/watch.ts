@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { escapeFieldValue, parseFieldSelector, toStatus, type ListOptions } from '@keel/apimachinery';
 import { apiVersionOf } from '../../registry/resource-view.js';
 import { tableWatchEncoder } from '../table.js';
+import { connectionThrottle } from './connection-throttle.js';
 import type { HandlerRequest, RequestScope } from './scope.js';
 import { tableOptions } from './table-output.js';
 
@@ -67,6 +68,7 @@ export async function watchResource(
     scope.view.version,
     scope.view.resource,
   );
+  const throttle = connectionThrottle(req, scope.maxConnectionBytesPerSec);
   // Every event counts, bookmarks and errors too, at its size on the wire, as kube's.
   const send = (line: string) => {
     res.write(line + '\n');
@@ -95,6 +97,10 @@ export async function watchResource(
         line = JSON.stringify(tableEvent(ev.type, ev.object));
       } else {
         line = scope.store.watchLine(ev.type, ev.object);
+      }
+      if (throttle) {
+        await throttle(Buffer.byteLength(line) + 1, stop.signal);
+        if (stop.signal.aborted) break;
       }
       // Events that arrive together leave in one TLS write rather than one record each: the
       // uncork runs once the microtasks that deliver them have run.
