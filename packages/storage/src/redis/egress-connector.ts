@@ -1,21 +1,19 @@
-import { createRequire } from 'node:module';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import type { RedisOptions } from 'ioredis';
-import type AbstractConnectorModule from 'ioredis/built/connectors/AbstractConnector.js';
+// ioredis exports its connector base class only from its CommonJS build (whose default export
+// Node's ESM interop wraps once more); a connector must extend it, as ioredis calls its methods.
+import AbstractConnectorModule from 'ioredis/built/connectors/AbstractConnector.js';
 
 /** Opens a byte stream to host:port through an egress proxy (--egress-selector-config-file `etcd`). */
 export type StoreDialer = (host: string, port: number) => Promise<Socket>;
 
 type ConnectorConstructor = NonNullable<RedisOptions['Connector']>;
 
-// ioredis exports its connector base class only from its CommonJS build; a connector must extend
-// it (the class has private members, so a look-alike does not type-check, and ioredis calls them).
-const AbstractConnector = (
-  createRequire(import.meta.url)('ioredis/built/connectors/AbstractConnector.js') as {
-    default: typeof AbstractConnectorModule.default;
-  }
-).default;
+type AbstractConnectorClass = typeof AbstractConnectorModule.default;
+// Bundlers that follow Babel's interop hand over the class itself.
+const imported = AbstractConnectorModule as unknown as AbstractConnectorClass | { default: AbstractConnectorClass };
+const AbstractConnector: AbstractConnectorClass = typeof imported === 'function' ? imported : imported.default;
 
 interface ConnectorOptions {
   readonly host?: string;

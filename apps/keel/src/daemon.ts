@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export type DaemonName = 'apiserver' | 'scheduler';
+/** Receives every line a daemon writes (stdout and stderr). */
+export type LineSink = (daemon: DaemonName, line: string) => void;
+
+/** One daemon child process (`node <entry> <args>`), its output handed over line by line. */
+export class Daemon {
+  private readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  /** The last lines it wrote, for an error message when it dies during start-up. */
+  private readonly tail: string[] = [];
+
+  constructor(
+    readonly name: DaemonName,
+    entry: string,
+    args: readonly string[],
+    sink: LineSink,
+  ) {
+    this.child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      if (!stream) continue;
+      createInterface({ input: stream }).on('line', (line) => {
+        this.tail.push(line);
+        if (this.tail.length > 20) this.tail.shift();
+        sink(name, line);
+      });
+    }
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** What it last said, for "the API server exited during start-up: ..." */
+  lastLines(): string {
+    return this.tail.slice(-5).join('\n');
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. Resolves with the exit code. */
+  async stop(graceMs = 30_000): Promise<number | null> {
+    if (this.running) this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
