@@ -14,8 +14,8 @@ export const meta = (o: Json) => o['metadata'] as Json;
 /** An ownerReference to a created object (a ConfigMap unless `kind` says otherwise). */
 export function ownerRef(owner: Json, over: Json = {}): Json {
   return {
-    apiVersion: String(owner['apiVersion'] ?? 'v1'),
-    kind: String(owner['kind'] ?? 'ConfigMap'),
+    apiVersion: typeof owner['apiVersion'] === 'string' ? owner['apiVersion'] : 'v1',
+    kind: typeof owner['kind'] === 'string' ? owner['kind'] : 'ConfigMap',
     name: String(meta(owner)['name']),
     uid: String(meta(owner)['uid']),
     ...over,

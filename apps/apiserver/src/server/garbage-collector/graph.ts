@@ -66,7 +66,7 @@ export function observe(resource: string, obj: { metadata?: object }): ObservedO
 }
 
 /** Whether the reference from `dependent` finds `owner` where the collector would look it up. */
-const namedBy = (owner: ObservedObject, ref: OwnerReference, dependent: ObservedObject): boolean =>
+export const namedBy = (owner: ObservedObject, ref: OwnerReference, dependent: ObservedObject): boolean =>
   owner.name === ref.name && (owner.namespace === '' || owner.namespace === dependent.namespace);
 
 const blocks = (r: OwnerReference | undefined): boolean => r?.blockOwnerDeletion === true;
