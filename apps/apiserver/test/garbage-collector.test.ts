@@ -154,6 +154,23 @@ describe.each(stores)('garbage collector (%s store)', (_store, redisUrl) => {
     expect(meta(cm)['ownerReferences']).toEqual([ownerRef(other)]);
   });
 
+  it('DELETE of a collection passes the policy to every object', async () => {
+    const ns = unique('gc-coll');
+    for (const i of [1, 2]) {
+      const owner = await createConfigMap(server, ns, `owner-${i}`, { labels: { role: 'owner' } });
+      await createConfigMap(server, ns, `dep-${i}`, { ownerReferences: [ownerRef(owner)] });
+    }
+    const list = await expectStatus(
+      server.request('DELETE', cmPath(ns, undefined, 'labelSelector=role%3Downer&propagationPolicy=Orphan')),
+      200,
+    );
+    for (const item of list['items'] as Json[]) expect(meta(item)['finalizers']).toEqual(['orphan']);
+    for (const i of [1, 2]) {
+      await gone(server, cmPath(ns, `owner-${i}`));
+      expect(meta(await read(server, cmPath(ns, `dep-${i}`)))['ownerReferences']).toBeUndefined();
+    }
+  });
+
   it('an owner that exists with another UID counts as absent', async () => {
     const ns = unique('gc-uid');
     const owner = await createConfigMap(server, ns, 'owner');
