@@ -6,16 +6,27 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TestApiServer } from '@keel/testing';
-import { create, expectStatus, unique } from './support/core.js';
-import { cmPath, createConfigMap, gone, meta, ownerRef, read, secret, secretPath } from './support/gc.js';
+import { create, expectStatus, unique, MERGE } from './support/core.js';
+import {
+  cmPath,
+  createConfigMap,
+  eventually,
+  gone,
+  meta,
+  ownerRef,
+  read,
+  secret,
+  secretPath,
+} from './support/gc.js';
 
 const OWNERS = 12;
 
 describe('garbage collection with two API servers on one Redis', () => {
   let a: TestApiServer;
   let b: TestApiServer;
+  let args: string[];
   beforeAll(async () => {
-    const args = [
+    args = [
       `--store-servers=${inject('redisUrl')}`,
       `--store-prefix=/gc-${randomBytes(6).toString('hex')}`,
       // The collector's retried failures are logged at this verbosity.
@@ -24,8 +35,10 @@ describe('garbage collection with two API servers on one Redis', () => {
     [a, b] = await Promise.all([TestApiServer.start({ args }), TestApiServer.start({ args })]);
     await Promise.all([a.ready(), b.ready()]);
   });
+  // The last test stops both servers itself.
+  let stopped = false;
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    if (!stopped) await Promise.all([a?.stop(), b?.stop()]);
   });
 
   it('owners deleted through either server lose their dependents once, with no failed actions', async () => {
@@ -65,6 +78,38 @@ describe('garbage collection with two API servers on one Redis', () => {
       expect(server.process.stderr).not.toMatch(/Garbage collection failed/);
       // Verbosity 2 is on (the flags are listed at it), so a failed action would show.
       expect(server.process.stderr).toContain('FLAG: --enable-garbage-collector=\\"true\\"');
+    }
+  });
+
+  it('a server that starts later finishes a foreground deletion another began before stopping', async () => {
+    const ns = unique('gc-handover');
+    const owner = await createConfigMap(a, ns, 'owner');
+    await createConfigMap(a, ns, 'dep', {
+      ownerReferences: [ownerRef(owner, { blockOwnerDeletion: true })],
+      finalizers: ['example.com/hold'],
+    });
+    await expectStatus(a.request('DELETE', cmPath(ns, 'owner', 'propagationPolicy=Foreground')), 200);
+    // Both servers' collectors delete the dependent (its finalizer keeps it) and then wait.
+    await eventually('the dependent to be marked', async () =>
+      meta(await read(a, cmPath(ns, 'dep')))['deletionTimestamp'] ? true : undefined,
+    );
+    stopped = true;
+    await Promise.all([a.stop(), b.stop()]);
+    const c = await TestApiServer.start({ args });
+    try {
+      await c.ready();
+      expect(meta(await read(c, cmPath(ns, 'owner')))['finalizers']).toEqual(['foregroundDeletion']);
+      await expectStatus(
+        c.request('PATCH', cmPath(ns, 'dep'), {
+          body: { metadata: { finalizers: null } },
+          contentType: MERGE,
+        }),
+        200,
+      );
+      await gone(c, cmPath(ns, 'dep'));
+      await gone(c, cmPath(ns, 'owner'));
+    } finally {
+      await c.stop();
     }
   });
 });
