@@ -15,6 +15,7 @@ import {
   type BuiltServiceAccountIssuer,
 } from '@keel/auth';
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
+import type { PostStartHook } from '@keel/health';
 import type { Logger } from '@keel/log';
 import { loadEncryptionConfig, withStoreSpans, type EncryptionConfig } from '@keel/storage';
 import { loadTracingConfig, type TracingConfig } from '@keel/tracing';
@@ -38,6 +39,7 @@ import { NodeTaintController } from './server/node-taint-controller.js';
 import { ServedKinds } from './server/served-kinds.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
 import { ResourceQuotaController } from './server/quota-controller.js';
+import { GarbageCollector } from './server/garbage-collector/collector.js';
 import { apiServerId } from './server/identity-lease.js';
 import { openStorage } from './server/storage-factory.js';
 import { STORED_RESOURCE_GROUPS, storedResource } from './server/stored-resources.js';
@@ -280,6 +282,17 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
         readPem(config.authentication.requestHeader?.clientCAFile),
       ),
       extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
+      controllerHooks: (dispatcher): Record<string, PostStartHook> => {
+        if (!config.registry.enableGarbageCollector) return {};
+        const gc = new GarbageCollector({
+          storage,
+          stores: () => dispatcher.stores(),
+          onError: (what, err) => logger.v(2).info('Garbage collection failed; retrying', { what, err }),
+        });
+        // Named after the reference's garbage-collector-controller; finished once the graph
+        // holds every deletable resource's objects.
+        return { 'start-garbage-collector-controller': (signal) => gc.start(signal) };
+      },
       startControllers: (dispatcher, signal) => {
         if (!namespaces) return;
         new NamespaceController({

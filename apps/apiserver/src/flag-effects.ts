@@ -54,8 +54,11 @@ export const apiServerFlagEffects: FlagEffects = {
   'max-connection-bytes-per-sec': { acts: ['apps/apiserver/test/watch-throttle.test.ts'] },
   'delete-collection-workers': { acts: ['apps/apiserver/src/options/registry-options.test.ts'] },
   'enable-garbage-collector': {
-    refused:
-      'Keel runs no garbage collector: ownerReferences are stored but dependents are never deleted, so deletes never add the orphan or foregroundDeletion finalizer',
+    acts: [
+      'apps/apiserver/test/garbage-collector.test.ts',
+      'apps/apiserver/test/garbage-collector-off.test.ts',
+      'apps/apiserver/src/options/registry-options.test.ts',
+    ],
   },
   'event-ttl': { acts: ['apps/apiserver/test/events-ttl.test.ts'] },
   'watch-cache': {

@@ -50,7 +50,12 @@ export {
   type RedisTlsFiles,
 } from './redis/connection.js';
 export type { StoreDialer } from './redis/egress-connector.js';
-export { StoreInformer, type InformerChange, type StoreInformerOptions } from './informer.js';
+export {
+  StoreInformer,
+  type InformerChange,
+  type ProjectingInformerOptions,
+  type StoreInformerOptions,
+} from './informer.js';
 export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from './encryption/index.js';
 export { withStoreSpans } from './traced-storage.js';
 export { RoutingStorage } from './routing-storage.js';

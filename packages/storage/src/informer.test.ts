@@ -14,6 +14,25 @@ async function until(cond: () => boolean): Promise<void> {
 }
 
 describe('StoreInformer', () => {
+  it('keeps only what its projection takes from each object', async () => {
+    const storage = createMemoryStorage();
+    await storage.create('/things/a', obj('a', 1));
+    const informer = new StoreInformer<{ name: string }>(storage, '/things', {
+      project: (o) => ({ name: String(o.metadata?.['name']) }),
+    });
+    const changes: InformerChange<{ name: string }>[] = [];
+    informer.subscribe((c) => changes.push(c));
+    const ac = new AbortController();
+    const running = informer.run(ac.signal);
+    await informer.waitForSync();
+    expect([...informer.list()]).toEqual([{ name: 'a' }]);
+    await storage.create('/things/b', obj('b', 2));
+    await until(() => changes.length === 2);
+    expect(changes[1]).toEqual({ type: 'ADDED', key: '/things/b', object: { name: 'b' } });
+    ac.abort();
+    await running;
+  });
+
   it('takes in the current state at once, then follows every change', async () => {
     const storage = createMemoryStorage();
     await storage.create('/things/a', obj('a', 1));

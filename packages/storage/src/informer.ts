@@ -13,6 +13,14 @@ export interface StoreInformerOptions {
 }
 
 /**
+ * An informer that keeps only what `project` takes from each stored object (the garbage
+ * collector's metadata-only copies, as kube's metadata informers do).
+ */
+export interface ProjectingInformerOptions<T> extends StoreInformerOptions {
+  readonly project: (obj: StoredObject) => T;
+}
+
+/**
  * An in-memory copy of every object under one key prefix, kept current by a watch: the server's
  * own informer over its store (authorizers decide from such copies instead of reading the store
  * per request). The state read at each (re)start replaces the copy at once, so readers never see
@@ -27,8 +35,13 @@ export class StoreInformer<T extends object = StoredObject> {
   constructor(
     private readonly storage: Storage,
     private readonly prefix: string,
-    private readonly opts: StoreInformerOptions = {},
+    private readonly opts: StoreInformerOptions | ProjectingInformerOptions<T> = {},
   ) {}
+
+  private take(obj: StoredObject): T {
+    // Without a projection T is what the store holds under the prefix.
+    return 'project' in this.opts ? this.opts.project(obj) : (obj as unknown as T);
+  }
 
   get(key: string): T | undefined {
     return this.items.get(key);
@@ -70,7 +83,7 @@ export class StoreInformer<T extends object = StoredObject> {
 
   private async watchOnce(signal: AbortSignal): Promise<void> {
     let snapshot: Map<string, T> | undefined = new Map();
-    for await (const ev of this.storage.watch<T>(this.prefix, {
+    for await (const ev of this.storage.watch<StoredObject>(this.prefix, {
       resourceVersion: '',
       bookmarks: true,
       signal,
@@ -83,13 +96,14 @@ export class StoreInformer<T extends object = StoredObject> {
         }
         continue;
       }
+      const object = this.take(ev.object);
       if (snapshot) {
-        snapshot.set(ev.key, ev.object);
+        snapshot.set(ev.key, object);
         continue;
       }
       if (ev.type === 'DELETED') this.items.delete(ev.key);
-      else this.items.set(ev.key, ev.object);
-      this.emit({ type: ev.type, key: ev.key, object: ev.object });
+      else this.items.set(ev.key, object);
+      this.emit({ type: ev.type, key: ev.key, object });
     }
   }
 

@@ -16,11 +16,11 @@ function setup(argv: string[]) {
 }
 
 describe('RegistryOptions', () => {
-  it('registers its flags in the Store section, with the watch cache on and the garbage collector off', () => {
+  it('registers its flags in the Store section, with the watch cache and the garbage collector on', () => {
     const { fss, o, slice } = setup([]);
     expect(fss.flagsIn('Store').map((f) => [f.name, f.typeName, f.defaultText])).toEqual([
       ['delete-collection-workers', 'int', '1'],
-      ['enable-garbage-collector', '', ''],
+      ['enable-garbage-collector', '', 'true'],
       ['event-ttl', 'duration', '1h0m0s'],
       ['watch-cache', '', 'true'],
       ['watch-cache-sizes', 'strings', ''],
@@ -30,12 +30,14 @@ describe('RegistryOptions', () => {
     expect(s?.watchCache).toBe(true);
     expect([...(s?.watchCacheSizes ?? [])]).toEqual([]);
     expect(s?.deleteCollectionWorkers).toBe(1);
+    expect(s?.enableGarbageCollector).toBe(true);
     expect(s?.eventTTL.toString()).toBe('1h0m0s');
   });
 
   it('parses every flag into the slice', () => {
     const { parsed, o, slice } = setup([
       '--delete-collection-workers=4',
+      '--enable-garbage-collector=false',
       '--event-ttl=30m',
       '--watch-cache=false',
       '--watch-cache-sizes=pods#0,deployments.apps#100',
@@ -51,6 +53,7 @@ describe('RegistryOptions', () => {
       ['leases.coordination.k8s.io', 0],
     ]);
     expect(s?.deleteCollectionWorkers).toBe(4);
+    expect(s?.enableGarbageCollector).toBe(false);
     expect(s?.eventTTL.toString()).toBe('30m0s');
   });
 

@@ -9,8 +9,8 @@ import {
 
 /**
  * How the generic registry keeps resources on top of the store: the watch cache, collection
- * deletes and Event retention. kube-apiserver lists these among its etcd flags, with the garbage
- * collector switch Keel refuses (see flag-effects.ts), so they share the Store section.
+ * deletes, the garbage collector and Event retention. kube-apiserver lists these among its etcd
+ * flags, so they share the Store section.
  */
 export interface RegistryConfig {
   /** Lists served from memory where their semantics allow (see @keel/storage's watch cache). */
@@ -18,6 +18,8 @@ export interface RegistryConfig {
   /** Per-resource watch cache sizes keyed `resource[.group]`; only 0 (off for that resource) matters. */
   readonly watchCacheSizes: ReadonlyMap<string, number>;
   readonly deleteCollectionWorkers: number;
+  /** Deletes add the collector's finalizers and the API server runs the garbage collector. */
+  readonly enableGarbageCollector: boolean;
   /** Events expire this long after their last write. */
   readonly eventTTL: Duration;
 }
@@ -40,8 +42,7 @@ export class RegistryOptions implements OptionsGroup<{ registry?: RegistryConfig
   watchCache = true;
   watchCacheSizes: readonly string[] = [];
   deleteCollectionWorkers = 1;
-  // Keel has no garbage collector, so the default says so; true is refused at start-up.
-  enableGarbageCollector = false;
+  enableGarbageCollector = true;
   eventTTL = Duration.parse('1h');
 
   addFlags(fss: NamedFlagSets): void {
@@ -99,6 +100,7 @@ export class RegistryOptions implements OptionsGroup<{ registry?: RegistryConfig
       watchCache: this.watchCache,
       watchCacheSizes: sizes,
       deleteCollectionWorkers: this.deleteCollectionWorkers,
+      enableGarbageCollector: this.enableGarbageCollector,
       eventTTL: this.eventTTL,
     };
   }

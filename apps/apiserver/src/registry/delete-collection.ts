@@ -1,6 +1,7 @@
 import { isNotFound } from '@keel/apimachinery';
 import type { UserInfo } from '@keel/auth';
 import type { ListResult } from '@keel/storage';
+import type { PropagationRequest } from './gc-finalizers.js';
 import type { GenericStore, ListQuery, RequestEffects } from './generic-store.js';
 import type { InternalObject } from './resource-view.js';
 
@@ -12,7 +13,13 @@ export async function deleteCollection<I extends InternalObject>(
   store: GenericStore<I>,
   namespace: string,
   q: ListQuery,
-  opts: { dryRun: boolean; user: UserInfo; effects?: RequestEffects; workers: number },
+  opts: {
+    dryRun: boolean;
+    user: UserInfo;
+    effects?: RequestEffects;
+    propagation?: PropagationRequest;
+    workers: number;
+  },
 ): Promise<ListResult<I>> {
   const listed = await store.list(namespace, q);
   const deleted: I[] = [];
@@ -25,7 +32,7 @@ export async function deleteCollection<I extends InternalObject>(
         const { obj } = await store.delete(
           namespace === '' ? (item.metadata.namespace ?? '') : namespace,
           item.metadata.name ?? '',
-          { dryRun: opts.dryRun, user: opts.user, ...opts.effects },
+          { dryRun: opts.dryRun, user: opts.user, ...opts.effects, ...opts.propagation },
         );
         deleted.push(obj);
       } catch (err) {

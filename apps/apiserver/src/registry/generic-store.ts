@@ -23,6 +23,7 @@ import {
 import { encodedItemsFor, type EncodedItems } from './encoded-items.js';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
 import { finishesDeletion, hasFinalizers, keepDeletionMarks, markDeleting } from './finalizers.js';
+import { deletionFinalizers, type GarbageCollectionOptions } from './gc-finalizers.js';
 import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
@@ -76,6 +77,7 @@ export class GenericStore<I extends InternalObject> {
   private readonly admission: Admission;
   private readonly subresource: string;
   private readonly holdsDeletion: (obj: I) => boolean;
+  private readonly garbageCollection: GarbageCollectionOptions;
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;
@@ -89,6 +91,17 @@ export class GenericStore<I extends InternalObject> {
     this.admission = opts.admission ?? noAdmission;
     this.subresource = opts.subresource ?? '';
     this.holdsDeletion = opts.holdsDeletion ?? (() => false);
+    this.garbageCollection = opts.garbageCollection ?? { enabled: false };
+  }
+
+  /** Whether deletes add the garbage collector's finalizers. */
+  protected get gcEnabled(): boolean {
+    return this.garbageCollection.enabled;
+  }
+
+  /** The store's key root, e.g. `/configmaps` (the garbage collector watches it). */
+  get keyRootPath(): string {
+    return this.keyRoot;
   }
 
   /** The attributes admission sees for one write through this store's view. */
@@ -455,6 +468,7 @@ export class GenericStore<I extends InternalObject> {
     opts: DeleteContext,
   ): Promise<{ obj: I; pending: boolean }> {
     const key = this.key(namespace, name);
+    const gcFinalizers = (obj: I) => deletionFinalizers(obj, opts, this.garbageCollection);
     for (let attempt = 1; ; attempt++) {
       let held: I;
       try {
@@ -462,7 +476,7 @@ export class GenericStore<I extends InternalObject> {
           dryRun: opts.dryRun,
           validate: (current) => {
             if (opts.preconditions) checkDeletePreconditions(current, this.view.kind, opts.preconditions);
-            if (hasFinalizers(current)) throw new HeldByFinalizers(current);
+            if (hasFinalizers(current) || gcFinalizers(current).changed) throw new HeldByFinalizers(current);
           },
         });
         return { obj, pending: false };
@@ -470,19 +484,29 @@ export class GenericStore<I extends InternalObject> {
         if (!(err instanceof HeldByFinalizers)) this.fail(err, name);
         held = err.state as I;
       }
-      if (held.metadata.deletionTimestamp) return { obj: held, pending: true };
+      // The collector's finalizers follow the latest request, even on an object already being
+      // deleted (kube's updateForGracefulDeletionAndFinalizers); nothing else changes then.
+      const { changed, finalizers } = gcFinalizers(held);
+      if (held.metadata.deletionTimestamp && !changed) return { obj: held, pending: true };
+      const precondition = { resourceVersion: held.metadata.resourceVersion ?? '' };
       try {
+        if (finalizers.length === 0) {
+          // The request took off the only finalizer (an orphan one, say): nothing holds it now.
+          const obj = await this.storage.delete<I>(key, { dryRun: opts.dryRun, precondition });
+          return { obj, pending: false };
+        }
         const obj = await this.storage.guaranteedUpdate<I>(
           key,
           (latest) => {
             if (!latest) throw notFound(this.qr, name);
+            if (changed) latest.metadata.finalizers = finalizers;
             markDeleting(latest, rfc3339Seconds(this.now()));
             delete latest.metadata.resourceVersion;
             return latest;
           },
           {
             dryRun: opts.dryRun,
-            precondition: { resourceVersion: held.metadata.resourceVersion ?? '' },
+            precondition,
             ...(this.ttlSeconds !== undefined ? { ttlSeconds: this.ttlSeconds } : {}),
           },
         );

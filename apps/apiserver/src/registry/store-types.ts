@@ -2,6 +2,7 @@ import type { Admission } from '@keel/admission';
 import type { FieldSelector, LabelSelector } from '@keel/apimachinery';
 import type { UserInfo } from '@keel/auth';
 import type { Storage } from '@keel/storage';
+import type { GarbageCollectionOptions, PropagationRequest } from './gc-finalizers.js';
 import type { InternalObject, ResourceView } from './resource-view.js';
 
 /** What admission plugins leave on the request besides their decision. */
@@ -55,10 +56,15 @@ export interface StoreOptions<I extends InternalObject> {
    * finalizer off (namespaces: spec.finalizers, until the namespace controller finalizes it).
    */
   readonly holdsDeletion?: (obj: I) => boolean;
+  /**
+   * Whether deletes add the garbage collector's finalizers, and this resource's default policy
+   * (none are added when unset, as with --enable-garbage-collector=false).
+   */
+  readonly garbageCollection?: GarbageCollectionOptions;
 }
 
-/** What a delete needs besides the object's name. */
-export interface DeleteContext extends RequestEffects {
+/** What a delete needs besides the object's name (and how its dependents go). */
+export interface DeleteContext extends RequestEffects, PropagationRequest {
   readonly dryRun: boolean;
   readonly user: UserInfo;
   readonly preconditions?: { uid?: string; resourceVersion?: string };

@@ -25,6 +25,8 @@ export function installEvents(
       keyRoot: '/events',
       ttlSeconds,
       admission: defaults.admission,
+      // Events never take the collector's finalizers (their strategy's policy is Unsupported).
+      garbageCollection: { enabled: defaults.garbageCollector, defaultPolicy: 'Unsupported' },
     });
     dispatcher.add({ ...defaults, store, view });
   }

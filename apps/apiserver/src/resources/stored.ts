@@ -41,7 +41,8 @@ export function installStored(
 ): StoredResource {
   const { view, keyRoot, statusView } = opts;
   const admission = opts.admission ?? defaults.admission;
-  const store = new GenericStore({ storage, view, views: [view], keyRoot, admission });
+  const garbageCollection = { enabled: defaults.garbageCollector };
+  const store = new GenericStore({ storage, view, views: [view], keyRoot, admission, garbageCollection });
   const scope: RequestScope = { ...defaults, store, view };
   dispatcher.add(scope);
   if (statusView) {
@@ -51,6 +52,7 @@ export function installStored(
       views: [statusView],
       keyRoot,
       admission,
+      garbageCollection,
       subresource: 'status',
     });
     dispatcher.addSubresource('status', { ...defaults, store: statusStore, view: statusView });

@@ -34,6 +34,8 @@ export interface BootstrapDeps {
   readonly onNamespaceDefaultsError?: (err: unknown) => void;
   /** Set when RBAC is among --authorization-mode: the default policy and aggregation run only then. */
   readonly rbac?: RbacHookOptions;
+  /** Controllers with hooks of their own (the garbage collector), registered by these names. */
+  readonly controllerHooks?: Readonly<Record<string, PostStartHook>>;
   /** Set when the APIServerIdentity gate is on: the server publishes its identity lease. */
   readonly identityLease?: IdentityLeaseOptions;
 }
@@ -161,6 +163,7 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
       identity.startCollecting(signal),
     );
   }
+  for (const [name, hook] of Object.entries(deps.controllerHooks ?? {})) hooks.add(name, hook);
   hooks.add(
     'start-platform-aggregator-informers',
     async () => void (await storage.list('/apiregistration.k8s.io/apiservices', { limit: 1 })),

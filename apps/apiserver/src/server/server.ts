@@ -17,6 +17,7 @@ import {
   pingCheck,
   PostStartHooks,
   shutdownCheck,
+  type PostStartHook,
   toMiddleware,
 } from '@keel/health';
 import { whenAborted } from '@keel/lifecycle';
@@ -77,6 +78,11 @@ export interface ServerParts {
    * post-start hooks have finished; they run until shutdown begins.
    */
   readonly startControllers?: (dispatcher: ResourceDispatcher, signal: AbortSignal) => void;
+  /**
+   * Controllers started by post-start hooks of their own, named as upstream (each hook finishes
+   * once its controller has read the store), given the served resources' stores.
+   */
+  readonly controllerHooks?: (dispatcher: ResourceDispatcher) => Readonly<Record<string, PostStartHook>>;
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -87,6 +93,8 @@ export interface ScopeDefaults {
   readonly minRequestTimeoutSeconds: number;
   readonly maxConnectionBytesPerSec: number;
   readonly deleteCollectionWorkers: number;
+  /** --enable-garbage-collector: deletes add the collector's finalizers. */
+  readonly garbageCollector: boolean;
   readonly watchListEnabled: boolean;
   /** The configured admission chain every stored resource's writes pass. */
   readonly admission: Admission;
@@ -140,6 +148,7 @@ export async function runServer(
     minRequestTimeoutSeconds: config.limits.minRequestTimeoutSeconds,
     maxConnectionBytesPerSec: config.limits.maxConnectionBytesPerSec,
     deleteCollectionWorkers: config.registry.deleteCollectionWorkers,
+    garbageCollector: config.registry.enableGarbageCollector,
     watchListEnabled: config.featureGates.enabled('WatchList'),
     admission: parts.admission,
     watchEvents: metrics.watchEvents,
@@ -165,6 +174,7 @@ export async function runServer(
     }),
     storage,
     groupVersions,
+    controllerHooks: parts.controllerHooks?.(dispatcher) ?? {},
     authenticationInfo: parts.authenticationInfo,
     admissionPlugins: config.admission.plugins,
     // The --client-ca-file bundle (kubeadm's cluster CA), else the CA of the serving certificate.

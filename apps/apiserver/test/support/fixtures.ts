@@ -59,7 +59,8 @@ export async function createEvent(server: TestApiServer, name: string): Promise<
  * The check names of the spec's readiness output, in its order (`shutdown` last, readyz only).
  * /livez and /healthz list the same names without `shutdown`. With --authorization-mode RBAC,
  * `poststarthook/rbac/bootstrap-roles` and `.../start-clusterrole-aggregation-controller` follow
- * `poststarthook/bootstrap-controller`.
+ * `poststarthook/bootstrap-controller`. The garbage collector's hook is Keel's own (the reference
+ * runs the collector in its controller manager).
  */
 export const READYZ_CHECKS = [
   'ping',
@@ -75,6 +76,7 @@ export const READYZ_CHECKS = [
   'poststarthook/start-cluster-authentication-info-controller',
   'poststarthook/start-platform-apiserver-identity-lease-controller',
   'poststarthook/start-platform-apiserver-identity-lease-garbage-collector',
+  'poststarthook/start-garbage-collector-controller',
   'poststarthook/start-platform-aggregator-informers',
   'poststarthook/apiservice-registration-controller',
   'poststarthook/apiservice-status-available-controller',

@@ -1,6 +1,6 @@
 import { deleteCollection } from '../../registry/delete-collection.js';
 import { writeObject } from '../respond.js';
-import { deleteOptions } from './delete.js';
+import { deleteOptions, propagation } from './delete.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import type { Handler } from './scope.js';
 import { requestEffects } from './write-context.js';
@@ -13,6 +13,7 @@ export const deleteCollectionResource: Handler = async (scope, r) => {
     dryRun: opts.dryRun,
     user: r.user,
     effects: requestEffects(r.req, r.res),
+    propagation: propagation(opts),
     workers: scope.deleteCollectionWorkers,
   });
   writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));

@@ -1,4 +1,5 @@
-import { parseDeleteOptions, successStatus } from '@keel/apimachinery';
+import { parseDeleteOptions, successStatus, type DeleteOptions } from '@keel/apimachinery';
+import type { PropagationRequest } from '../../registry/gc-finalizers.js';
 import { writeObject } from '../respond.js';
 import { decodeObjectBody, readBody } from './body.js';
 import type { Handler } from './scope.js';
@@ -9,6 +10,14 @@ export async function deleteOptions(scope: Parameters<Handler>[0], r: Parameters
   const raw = await readBody(r.req, scope.maxRequestBodyBytes);
   const body = raw.length > 0 ? decodeObjectBody(r.req, raw, 'DeleteOptions') : undefined;
   return parseDeleteOptions(r.url.searchParams, body);
+}
+
+/** How the request wants the object's dependents handled (only the fields it set). */
+export function propagation(opts: DeleteOptions): PropagationRequest {
+  return {
+    ...(opts.propagationPolicy !== undefined ? { propagationPolicy: opts.propagationPolicy } : {}),
+    ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
+  };
 }
 
 /**
@@ -22,9 +31,12 @@ export const deleteResource: Handler = async (scope, r) => {
     user: r.user,
     ...requestEffects(r.req, r.res),
     ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+    ...propagation(opts),
   });
   if (pending) {
-    writeObject(r.req, r.res, r.url, 200, scope.view.encode(obj));
+    // 202 only for the legacy orphanDependents=false still in progress, as the real handler
+    // answers (every other pending delete keeps the 200 existing clients expect).
+    writeObject(r.req, r.res, r.url, opts.orphanDependents === false ? 202 : 200, scope.view.encode(obj));
     return;
   }
   const details = {

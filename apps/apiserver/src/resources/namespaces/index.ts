@@ -29,7 +29,13 @@ export function installNamespaces(
   defaults: ScopeDefaults,
 ): InstalledNamespaces {
   const { admission } = defaults;
-  const common = { storage, keyRoot: KEY_ROOT, admission, holdsDeletion: heldBySpecFinalizers };
+  const common = {
+    storage,
+    keyRoot: KEY_ROOT,
+    admission,
+    holdsDeletion: heldBySpecFinalizers,
+    garbageCollection: { enabled: defaults.garbageCollector },
+  };
   const namespaces = new NamespaceStore({ ...common, view: namespaceView, views: [namespaceView] });
   dispatcher.add({ ...defaults, store: namespaces, view: namespaceView });
   const subresource = (name: 'status' | 'finalize', view: ResourceView<Namespace>) => {

@@ -1,6 +1,11 @@
 import { conflict, notFound } from '@keel/apimachinery';
 import type { Namespace } from '@keel/coreapi';
 import { GenericStore, type DeleteContext } from '../../registry/generic-store.js';
+import {
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  type PropagationRequest,
+} from '../../registry/gc-finalizers.js';
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
 
@@ -11,6 +16,31 @@ function preconditionFailed(name: string, what: 'UID' | 'ResourceVersion', sent:
     name,
     `Precondition failed: ${what} in precondition: ${sent}, ${what} in object meta: ${actual}`,
   );
+}
+
+/**
+ * The namespace registry's own reading of a DELETE's propagation (not the generic one): the
+ * request decides each of the collector's finalizers, and the legacy orphanDependents=false
+ * asks for foreground deletion; a request that says nothing keeps what the namespace has.
+ */
+function namespaceFinalizers(ns: Namespace, req: PropagationRequest): void {
+  const has = new Set(ns.metadata.finalizers ?? []);
+  const orphan =
+    req.orphanDependents ??
+    (req.propagationPolicy !== undefined ? req.propagationPolicy === 'Orphan' : has.has(ORPHAN_FINALIZER));
+  const foreground =
+    req.orphanDependents !== undefined
+      ? !req.orphanDependents
+      : req.propagationPolicy !== undefined
+        ? req.propagationPolicy === 'Foreground'
+        : has.has(FOREGROUND_FINALIZER);
+  if (orphan === has.has(ORPHAN_FINALIZER) && foreground === has.has(FOREGROUND_FINALIZER)) return;
+  const next = (ns.metadata.finalizers ?? []).filter(
+    (f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER,
+  );
+  if (orphan) next.push(ORPHAN_FINALIZER);
+  if (foreground) next.push(FOREGROUND_FINALIZER);
+  ns.metadata.finalizers = next;
 }
 
 /** A namespace's own finalizers (spec.finalizers) keep it until the namespace controller is done. */
@@ -64,6 +94,7 @@ export class NamespaceStore extends GenericStore<Namespace> {
             throw preconditionFailed(name, 'ResourceVersion', rv, latestRv);
           latest.metadata.deletionTimestamp ??= timestamp;
           latest.status = { ...(latest.status ?? {}), phase: 'Terminating' };
+          if (this.gcEnabled) namespaceFinalizers(latest, opts);
           delete latest.metadata.resourceVersion;
           return latest;
         },

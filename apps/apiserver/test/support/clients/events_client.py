@@ -123,6 +123,10 @@ def run(a):
         return out.to_dict()
     if OPERATION == "delete":
         return plain(events.delete_namespaced_event(a["name"], ns, dry_run=a.get("dryRun")))
+    if OPERATION == "delete_configmap":
+        # The garbage collector's options: propagation_policy (or the legacy orphan_dependents).
+        opts = {k: a[k] for k in ("propagation_policy", "orphan_dependents") if k in a}
+        return plain(core.delete_namespaced_config_map(a["name"], ns, **opts))
     if OPERATION == "delete_collection":
         events.delete_collection_namespaced_event(ns, label_selector=a.get("label_selector"))
         return list_names(events.list_namespaced_event(ns))
