@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { describeStorageConformance, EventCollector } from '../testing/index.js';
-import { dropStore, randomPrefix, redisFixture } from '../testing/redis-fixture.js';
+import { dropShardedStore, dropStore, randomPrefix, redisFixture } from '../testing/redis-fixture.js';
+import { ShardedStorage } from '../sharded-storage.js';
 import { keyspace } from './keyspace.js';
 import { createRedisStorage } from './redis-storage.js';
 import type { StoredObject } from '../storage.js';
@@ -26,10 +27,28 @@ describeStorageConformance('redis, watch cache', (opts) => {
   });
 });
 
+// The layout a Redis Cluster gets (one hash tag and sequence per resource), here on one Redis;
+// test/faults/redis-cluster.test.ts runs the suite on a real cluster.
+const sharded: { prefix: string; store: ShardedStorage }[] = [];
+describeStorageConformance('redis, sharded by resource', async (opts) => {
+  const prefix = randomPrefix();
+  const store = await createRedisStorage({
+    urls: [inject('redisUrl')],
+    prefix,
+    watchBlockMs: 200,
+    ...opts,
+    shardByResource: true,
+  });
+  if (!(store instanceof ShardedStorage)) throw new Error('shardByResource did not shard');
+  sharded.push({ prefix, store });
+  return store;
+});
+
 afterAll(async () => {
   // The suite closed its stores; wipe their keys from the shared Redis.
   const admin = new Redis(inject('redisUrl'));
   for (const prefix of conformancePrefixes) await dropStore(admin, prefix);
+  for (const { prefix, store } of sharded) await dropShardedStore(admin, prefix, store.roots());
   await admin.quit();
 });
 
