@@ -127,7 +127,7 @@ describe('redis storage when Redis goes away', () => {
       .del(k.log, k.object('/things/b'), k.object('/things/c'))
       .zrem(k.index, '/things/b', '/things/c')
       .exec();
-    await admin.client('KILL', 'TYPE', 'normal'); // the store's connections, not this one
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'normal'); // the store's connections, not this one
     await w.done;
     expect(w.events.map((e) => (e.type === 'ERROR' ? `ERROR ${e.error.code}` : e.type))).toEqual([
       'ADDED',
