@@ -25,6 +25,17 @@ describeStorageConformance('redis cluster, one hash tag per resource', (opts) =>
   createRedisStorage({ urls: cluster.urls.slice(0, 3), prefix: prefix(), watchBlockMs: 200, ...opts }),
 );
 
+// The same with every list that may be served from memory served by each resource's watch cache.
+describeStorageConformance('redis cluster, watch cache', (opts) =>
+  createRedisStorage({
+    urls: cluster.urls.slice(0, 3),
+    prefix: prefix(),
+    watchBlockMs: 200,
+    ...opts,
+    watchCache: () => true,
+  }),
+);
+
 describe('redis cluster mode', () => {
   const opened: Storage[] = [];
   afterAll(async () => {
