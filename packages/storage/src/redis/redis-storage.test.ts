@@ -4,7 +4,7 @@ import { describeStorageConformance, EventCollector } from '../testing/index.js'
 import { dropShardedStore, dropStore, randomPrefix, redisFixture } from '../testing/redis-fixture.js';
 import { ShardedStorage } from '../sharded-storage.js';
 import { keyspace } from './keyspace.js';
-import { createRedisStorage } from './redis-storage.js';
+import { createRedisStorage, type RedisTopology } from './redis-storage.js';
 import type { StoredObject } from '../storage.js';
 
 const conformancePrefixes: string[] = [];
@@ -148,5 +148,53 @@ describe('redis storage', () => {
 
   it('rejects a prefix that would break the cluster hash tag', async () => {
     await expect(createRedisStorage({ urls: [fx.url], prefix: '/a{b}' })).rejects.toThrow(/must not contain/);
+  });
+
+  it('keeps one store on one Redis, and one per resource when sharded by resource', async () => {
+    const topologies: RedisTopology[] = [];
+    const plainPrefix = randomPrefix();
+    const plain = await fx.open({ prefix: plainPrefix, onTopology: (t) => topologies.push(t) });
+    await plain.create('/a/x', named('x'));
+    await plain.create('/b/y', named('y'));
+    expect(await fx.admin().get(keyspace(plainPrefix).rv)).toBe('2');
+
+    const p = randomPrefix();
+    const sharded = await createRedisStorage({
+      urls: [fx.url],
+      prefix: p,
+      watchBlockMs: 200,
+      shardByResource: true,
+      onTopology: (t) => topologies.push(t),
+    });
+    try {
+      expect(topologies).toEqual([
+        { cluster: false, shardByResource: false },
+        { cluster: false, shardByResource: true },
+      ]);
+      const w = new EventCollector(sharded, '/a', { resourceVersion: '0' });
+      await sharded.create('/a/x', named('x'));
+      await sharded.create('/b/y', named('y'));
+      await sharded.create('/a/z', named('z'));
+      const admin = fx.admin();
+      expect([await admin.get(keyspace(`${p}/a`).rv), await admin.get(keyspace(`${p}/b`).rv)]).toEqual([
+        '2',
+        '1',
+      ]);
+      expect(await admin.exists(keyspace(p).rv)).toBe(0);
+      expect(await sharded.currentResourceVersion('/b')).toBe('1');
+      // A page and its continuation come from the resource's own sequence.
+      const first = await sharded.list('/a', { limit: 1 });
+      expect([first.resourceVersion, names(first.items)]).toEqual(['2', ['x']]);
+      const rest = await sharded.list('/a', { limit: 1, continueKey: first.continueKey! });
+      expect(names(rest.items)).toEqual(['z']);
+      expect((await w.waitFor(2)).map((e) => (e.type === 'ADDED' ? e.key : e.type))).toEqual([
+        '/a/x',
+        '/a/z',
+      ]);
+      await w.stop();
+    } finally {
+      await sharded.close();
+      if (sharded instanceof ShardedStorage) await dropShardedStore(fx.admin(), p, sharded.roots());
+    }
   });
 });
