@@ -108,7 +108,11 @@ export const apiServerFlagEffects: FlagEffects = {
     acts: ['packages/storage/src/store-options.test.ts', 'packages/storage/src/redis/redis-failure.test.ts'],
   },
   'store-servers': {
-    acts: ['apps/apiserver/test/store-outage.test.ts', 'apps/apiserver/test/cli.smoke.test.ts'],
+    acts: [
+      'apps/apiserver/test/store-outage.test.ts',
+      'apps/apiserver/test/cli.smoke.test.ts',
+      'test/faults/redis-cluster.test.ts',
+    ],
   },
   'store-servers-overrides': {
     acts: ['apps/apiserver/test/store-overrides.test.ts', 'packages/storage/src/store-options.test.ts'],

@@ -41,6 +41,7 @@ export {
   createRedisStorage,
   type RedisClientStorageOptions,
   type RedisStorageOptions,
+  type RedisTopology,
   type RedisUrlStorageOptions,
 } from './redis/redis-storage.js';
 export {
@@ -59,3 +60,4 @@ export {
 export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from './encryption/index.js';
 export { withStoreSpans } from './traced-storage.js';
 export { RoutingStorage } from './routing-storage.js';
+export { ShardedStorage } from './sharded-storage.js';

@@ -171,7 +171,9 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       type: t.strings,
       usage:
         'List of store servers to connect with (redis://host:port, or rediss://host:port for TLS), comma separated. ' +
-        'Several servers are the seed nodes of a Redis Cluster. If empty, objects are kept in memory and lost on exit.',
+        'Several servers are the seed nodes of a Redis Cluster, as is one server that reports cluster_enabled:1 at start-up; ' +
+        'on a Cluster each resource gets its own hash tag and resourceVersion sequence. ' +
+        'If empty, objects are kept in memory and lost on exit.',
     });
     s.var(this, 'storeServersOverrides', {
       name: 'store-servers-overrides',

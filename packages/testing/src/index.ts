@@ -2,6 +2,13 @@ export { runNode, DaemonProcess, type ProcessResult } from './process.js';
 export { specOptions, specOptionsPath } from './spec-options.js';
 export { freePort, startRedisServer, type RedisServer, type RedisServerOptions } from './redis-server.js';
 export {
+  parseClusterNodes,
+  startRedisCluster,
+  type ClusterNodeInfo,
+  type RedisCluster,
+  type RedisClusterOptions,
+} from './redis-cluster.js';
+export {
   TestApiServer,
   apiServerEntry,
   schedulerEntry,

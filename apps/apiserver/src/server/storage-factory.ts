@@ -18,7 +18,8 @@ export interface OpenedStorage {
 }
 
 /**
- * Opens the store --store-servers names: Redis (several URLs: a Cluster), or the embedded memory
+ * Opens the store --store-servers names: Redis (several URLs, or one of a server in cluster mode:
+ * a Cluster, sharded by resource), or the embedded memory
  * store; with --store-servers-overrides, also one Redis store per override, each resource's calls
  * routed to its own.
  */
@@ -47,6 +48,12 @@ export async function openStorage(
       dial,
       prefix: config.prefix,
       ...(tls ? { tls: { caFile: tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
+      onTopology: ({ cluster }) => {
+        if (cluster)
+          logger.info('Redis is a Cluster: each resource has its own hash tag and resourceVersion sequence', {
+            servers: urls.join(','),
+          });
+      },
     });
   };
   let main: Storage;

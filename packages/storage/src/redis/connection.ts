@@ -15,6 +15,8 @@ export interface RedisTlsFiles {
 export interface RedisConnectionOptions {
   /** `redis://host:port` or `rediss://host:port`; several URLs mean a Redis Cluster. */
   readonly urls: readonly string[];
+  /** A Redis Cluster even with one URL (a seed node; the client learns the others from it). */
+  readonly cluster?: boolean;
   readonly tls?: RedisTlsFiles;
   /** @default 2000 */
   readonly connectTimeoutMs?: number;
@@ -61,7 +63,8 @@ export function createRedisClient(opts: RedisConnectionOptions): RedisClient {
   const wantsTls = opts.urls.some((u) => u.startsWith('rediss://'));
   const tls = tlsOptions(opts.tls, wantsTls);
   const base = failFast(opts);
-  if (opts.urls.length === 1) return new Redis(opts.urls[0]!, { ...base, ...(tls ? { tls } : {}) });
+  if (opts.urls.length === 1 && opts.cluster !== true)
+    return new Redis(opts.urls[0]!, { ...base, ...(tls ? { tls } : {}) });
   const nodes = opts.urls.map((u) => {
     const url = new URL(u);
     return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 6379) };
@@ -117,4 +120,17 @@ export async function connectWithin(client: RedisClient, timeoutMs: number): Pro
 /** Sends one command; the union's overloads are not callable directly, so this picks one. */
 export function command(client: RedisClient, name: string, args: (string | number)[]): Promise<unknown> {
   return (client as Redis).call(name, args);
+}
+
+/**
+ * Whether the server a single URL names runs in cluster mode (INFO's `cluster_enabled:1`), so
+ * one seed node is enough to use a Cluster. undefined when the server could not be asked.
+ */
+export async function reportsClusterMode(client: Redis): Promise<boolean | undefined> {
+  try {
+    const info = String(await client.info('cluster'));
+    return /^cluster_enabled:1\r?$/m.test(info);
+  } catch {
+    return undefined;
+  }
 }

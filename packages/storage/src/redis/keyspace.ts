@@ -1,8 +1,9 @@
 /**
  * Where a store keeps its data in Redis. Every key starts with the store prefix in braces, a
  * Redis Cluster hash tag: all keys of one store live in one slot, which lets a single Lua script
- * touch the counter, the object, the index and the log atomically (the price: one store is one
- * shard's worth of data, like one etcd cluster).
+ * touch the counter, the object, the index and the log atomically. On a Cluster each resource is
+ * a store of its own (`{/registry/pods}`, see ShardedStorage), so resources spread over the
+ * masters while each stays in one slot.
  */
 export interface Keyspace {
   /** String: the resourceVersion counter (INCR). */

@@ -1,9 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { describeStorageConformance, EventCollector } from '../testing/index.js';
-import { dropStore, randomPrefix, redisFixture } from '../testing/redis-fixture.js';
+import { dropShardedStore, dropStore, randomPrefix, redisFixture } from '../testing/redis-fixture.js';
+import { ShardedStorage } from '../sharded-storage.js';
 import { keyspace } from './keyspace.js';
-import { createRedisStorage } from './redis-storage.js';
+import { createRedisStorage, type RedisTopology } from './redis-storage.js';
 import type { StoredObject } from '../storage.js';
 
 const conformancePrefixes: string[] = [];
@@ -26,10 +27,28 @@ describeStorageConformance('redis, watch cache', (opts) => {
   });
 });
 
+// The layout a Redis Cluster gets (one hash tag and sequence per resource), here on one Redis;
+// test/faults/redis-cluster.test.ts runs the suite on a real cluster.
+const sharded: { prefix: string; store: ShardedStorage }[] = [];
+describeStorageConformance('redis, sharded by resource', async (opts) => {
+  const prefix = randomPrefix();
+  const store = await createRedisStorage({
+    urls: [inject('redisUrl')],
+    prefix,
+    watchBlockMs: 200,
+    ...opts,
+    shardByResource: true,
+  });
+  if (!(store instanceof ShardedStorage)) throw new Error('shardByResource did not shard');
+  sharded.push({ prefix, store });
+  return store;
+});
+
 afterAll(async () => {
   // The suite closed its stores; wipe their keys from the shared Redis.
   const admin = new Redis(inject('redisUrl'));
   for (const prefix of conformancePrefixes) await dropStore(admin, prefix);
+  for (const { prefix, store } of sharded) await dropShardedStore(admin, prefix, store.roots());
   await admin.quit();
 });
 
@@ -129,5 +148,53 @@ describe('redis storage', () => {
 
   it('rejects a prefix that would break the cluster hash tag', async () => {
     await expect(createRedisStorage({ urls: [fx.url], prefix: '/a{b}' })).rejects.toThrow(/must not contain/);
+  });
+
+  it('keeps one store on one Redis, and one per resource when sharded by resource', async () => {
+    const topologies: RedisTopology[] = [];
+    const plainPrefix = randomPrefix();
+    const plain = await fx.open({ prefix: plainPrefix, onTopology: (t) => topologies.push(t) });
+    await plain.create('/a/x', named('x'));
+    await plain.create('/b/y', named('y'));
+    expect(await fx.admin().get(keyspace(plainPrefix).rv)).toBe('2');
+
+    const p = randomPrefix();
+    const sharded = await createRedisStorage({
+      urls: [fx.url],
+      prefix: p,
+      watchBlockMs: 200,
+      shardByResource: true,
+      onTopology: (t) => topologies.push(t),
+    });
+    try {
+      expect(topologies).toEqual([
+        { cluster: false, shardByResource: false },
+        { cluster: false, shardByResource: true },
+      ]);
+      const w = new EventCollector(sharded, '/a', { resourceVersion: '0' });
+      await sharded.create('/a/x', named('x'));
+      await sharded.create('/b/y', named('y'));
+      await sharded.create('/a/z', named('z'));
+      const admin = fx.admin();
+      expect([await admin.get(keyspace(`${p}/a`).rv), await admin.get(keyspace(`${p}/b`).rv)]).toEqual([
+        '2',
+        '1',
+      ]);
+      expect(await admin.exists(keyspace(p).rv)).toBe(0);
+      expect(await sharded.currentResourceVersion('/b')).toBe('1');
+      // A page and its continuation come from the resource's own sequence.
+      const first = await sharded.list('/a', { limit: 1 });
+      expect([first.resourceVersion, names(first.items)]).toEqual(['2', ['x']]);
+      const rest = await sharded.list('/a', { limit: 1, continueKey: first.continueKey! });
+      expect(names(rest.items)).toEqual(['z']);
+      expect((await w.waitFor(2)).map((e) => (e.type === 'ADDED' ? e.key : e.type))).toEqual([
+        '/a/x',
+        '/a/z',
+      ]);
+      await w.stop();
+    } finally {
+      await sharded.close();
+      if (sharded instanceof ShardedStorage) await dropShardedStore(fx.admin(), p, sharded.roots());
+    }
   });
 });

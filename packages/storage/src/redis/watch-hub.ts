@@ -1,4 +1,4 @@
-import { tooOldResourceVersion } from '../errors.js';
+import { StorageError, tooOldResourceVersion } from '../errors.js';
 import { command, connectWithin, type RedisClient } from './connection.js';
 import { mapRedisError } from './redis-errors.js';
 import type { EventHub, HubListener, LogEntry, LogEventType } from '../backend.js';
@@ -81,8 +81,12 @@ export class RedisWatchHub implements EventHub {
     let failures = 0;
     while (!this.closed) {
       try {
-        // After an outage the history may have been compacted past us even if no new entry shows it.
-        if (failures > 0) await this.checkCompacted(this.position + 1);
+        // After an outage the history may have been compacted past us even if no new entry shows
+        // it, or the store may have come back older than what we dispatched.
+        if (failures > 0) {
+          await this.checkRegressed();
+          await this.checkCompacted(this.position + 1);
+        }
         const reply = await command(conn, 'XREAD', [
           'COUNT',
           1000,
@@ -117,6 +121,24 @@ export class RedisWatchHub implements EventHub {
     const err = tooOldResourceVersion(this.position, compacted + 1);
     for (const l of [...this.listeners]) l.onError(err);
     this.position = Math.max(compacted, nextRV - 1);
+  }
+
+  /**
+   * The store came back with an older revision than the hub dispatched: it lost its newest writes
+   * (a replica promoted before it had them after a master crashed, a restart from an AOF without
+   * its last second). Versions we dispatched will be given to new writes, so every listener gets
+   * Expired (its clients list again) rather than silently missing those writes.
+   */
+  private async checkRegressed(): Promise<void> {
+    const current = Number((await command(this.main, 'GET', [this.keys.rv])) ?? 0);
+    if (current >= this.position) return;
+    const err = new StorageError(
+      'Expired',
+      `the store went back from resource version ${this.position} to ${current}; list again`,
+      { resourceVersion: String(this.position), oldestResourceVersion: String(current + 1) },
+    );
+    for (const l of [...this.listeners]) l.onError(err);
+    this.position = current;
   }
 
   private dispatch(entry: LogEntry): void {

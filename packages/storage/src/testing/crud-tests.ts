@@ -28,7 +28,7 @@ export function crudTests(open: Open): void {
         metadata: { name: 'a', resourceVersion: created.metadata.resourceVersion },
         spec: { n: 1 },
       });
-      expect(await s.currentResourceVersion()).toBe(created.metadata.resourceVersion);
+      expect(await s.currentResourceVersion('/things')).toBe(created.metadata.resourceVersion);
     });
 
     it('fails with KeyExists when the key is present, and KeyNotFound when absent', async () => {
@@ -47,7 +47,7 @@ export function crudTests(open: Open): void {
     ])('rejects %s with InvalidObject', async (_what, bad) => {
       const s = await open();
       await expectCode(s.create('/things/x', bad), 'InvalidObject');
-      expect(await s.currentResourceVersion()).toBe('0');
+      expect(await s.currentResourceVersion('/things')).toBe('0');
     });
 
     it('increases the resourceVersion with every write', async () => {
@@ -55,9 +55,9 @@ export function crudTests(open: Open): void {
       const a = await s.create('/things/a', obj('a'));
       const b = await s.create('/things/b', obj('b'));
       const a2 = await s.guaranteedUpdate<Obj>('/things/a', (o) => ({ ...o!, spec: { n: 2 } }));
-      const del = await s.currentResourceVersion();
+      const del = await s.currentResourceVersion('/things');
       await s.delete('/things/b');
-      const after = await s.currentResourceVersion();
+      const after = await s.currentResourceVersion('/things');
       expect([rvOf(a), rvOf(b), rvOf(a2), Number(del), Number(after)]).toEqual(
         [1, 2, 3, 3, 4].map((n) => n + rvOf(a) - 1),
       );
@@ -114,7 +114,7 @@ export function crudTests(open: Open): void {
         ignoreNotFound: true,
       });
       expect((await s.get<Obj>('/things/a')).spec).toEqual({ n: 7 });
-      expect(created.metadata.resourceVersion).toBe(await s.currentResourceVersion());
+      expect(created.metadata.resourceVersion).toBe(await s.currentResourceVersion('/things'));
     });
 
     it('does not write an unchanged object', async () => {
@@ -122,7 +122,7 @@ export function crudTests(open: Open): void {
       const a = await s.create('/things/a', obj('a'));
       const u = await s.guaranteedUpdate<Obj>('/things/a', (o) => o!);
       expect(u.metadata.resourceVersion).toBe(a.metadata.resourceVersion);
-      expect(await s.currentResourceVersion()).toBe(a.metadata.resourceVersion);
+      expect(await s.currentResourceVersion('/things')).toBe(a.metadata.resourceVersion);
     });
 
     it('aborts when tryUpdate throws', async () => {
@@ -198,7 +198,7 @@ export function crudTests(open: Open): void {
     it('checks like a real write and persists nothing', async () => {
       const s = await open();
       const a = await s.create('/things/a', obj('a', { n: 1 }));
-      const rv = await s.currentResourceVersion();
+      const rv = await s.currentResourceVersion('/things');
       const dc = await s.create('/things/b', obj('b'), { dryRun: true });
       expect(dc.metadata.name).toBe('b');
       await expectCode(s.create('/things/a', obj('a'), { dryRun: true }), 'KeyExists');
@@ -208,7 +208,7 @@ export function crudTests(open: Open): void {
       expect(du.spec).toEqual({ n: 2 });
       expect(await s.delete('/things/a', { dryRun: true })).toEqual(a);
       await expectCode(s.delete('/things/a', { dryRun: true, precondition: { uid: 'x' } }), 'Conflict');
-      expect(await s.currentResourceVersion()).toBe(rv);
+      expect(await s.currentResourceVersion('/things')).toBe(rv);
       expect(await s.get('/things/a')).toEqual(a);
       await expectCode(s.get('/things/b'), 'KeyNotFound');
     });

@@ -40,7 +40,7 @@ export function listTests(open: Open): void {
       await s.create('/other/d', obj('d'));
       const r = await s.list<Obj>('/things');
       expect(names(r)).toEqual(['a', 'b']);
-      expect(r.resourceVersion).toBe(await s.currentResourceVersion());
+      expect(r.resourceVersion).toBe(await s.currentResourceVersion('/things'));
       expect(r.continueKey).toBeUndefined();
       expect(r.remainingItemCount).toBeUndefined();
       expect(names(await s.list<Obj>('/things/a', { recursive: false }))).toEqual(['a']);
@@ -137,7 +137,7 @@ export function listTests(open: Open): void {
     it('serves an Exact resourceVersion from history', async () => {
       const s = await open();
       await seed(s, 3);
-      const before = await s.currentResourceVersion();
+      const before = await s.currentResourceVersion('/things');
       await s.delete('/things/00');
       await s.guaranteedUpdate<Obj>('/things/01', (o) => ({ ...o!, spec: { n: 100 } }));
       await s.create('/things/03', obj('03'));
@@ -153,7 +153,7 @@ export function listTests(open: Open): void {
       ]);
       const notOlder = await s.list<Obj>('/things', { resourceVersion: before, match: 'NotOlderThan' });
       expect(names(notOlder)).toEqual(['01', '02', '03']);
-      expect(notOlder.resourceVersion).toBe(await s.currentResourceVersion());
+      expect(notOlder.resourceVersion).toBe(await s.currentResourceVersion('/things'));
       expect(names(await s.list<Obj>('/things', { resourceVersion: '0' }))).toEqual(['01', '02', '03']);
     });
 
@@ -162,7 +162,7 @@ export function listTests(open: Open): void {
       async (match) => {
         const s = await open({ resourceVersionWaitMs: 200 });
         await seed(s, 1);
-        const future = String(Number(await s.currentResourceVersion()) + 5);
+        const future = String(Number(await s.currentResourceVersion('/things')) + 5);
         const started = Date.now();
         await expectCode(s.list('/things', { resourceVersion: future, match }), 'TooLargeResourceVersion');
         expect(Date.now() - started).toBeGreaterThanOrEqual(150);
@@ -172,7 +172,7 @@ export function listTests(open: Open): void {
     it('waits for a NotOlderThan revision the store reaches soon', async () => {
       const s = await open({ resourceVersionWaitMs: 3_000 });
       await seed(s, 1);
-      const next = String(Number(await s.currentResourceVersion()) + 1);
+      const next = String(Number(await s.currentResourceVersion('/things')) + 1);
       const listed = s.list<Obj>('/things', { resourceVersion: next, match: 'NotOlderThan' });
       setTimeout(() => void s.create('/things/late', obj('late')), 100);
       expect(names(await listed)).toEqual(['00', 'late']);

@@ -16,6 +16,15 @@ export async function dropStore(client: Redis, prefix: string): Promise<void> {
   for (let i = 0; i < keys.length; i += 500) await client.del(...keys.slice(i, i + 500));
 }
 
+/** Deletes the keys of a store sharded by resource: one store per root it used. */
+export async function dropShardedStore(
+  client: Redis,
+  prefix: string,
+  roots: readonly string[],
+): Promise<void> {
+  for (const root of roots) await dropStore(client, `${prefix}${root}`);
+}
+
 /**
  * Stores on the shared test Redis (`inject('redisUrl')`), each on a random prefix unless given
  * one, closed and wiped after each test.

@@ -17,7 +17,7 @@ export function ttlTests(open: Open): void {
   describe('ttl', () => {
     it('deletes an expired object and tells watchers with a DELETED event', async () => {
       const s = await open({ reaperIntervalMs: 50 });
-      const sentinel = await s.create('/other/sentinel', obj('sentinel'));
+      const sentinel = await s.create('/things/sentinel', obj('sentinel'));
       // Watch from an explicit version: the events below must come as changes, not initial state.
       const w = new EventCollector(s, '/things', { resourceVersion: sentinel.metadata.resourceVersion! });
       await s.create('/things/short', obj('short'), { ttlSeconds: 0.3 });
@@ -36,7 +36,11 @@ export function ttlTests(open: Open): void {
         spec: {},
       });
       await expectCode(s.get('/things/short'), 'KeyNotFound');
-      expect((await s.list<Obj>('/things')).items.map((o) => o.metadata.name)).toEqual(['forever', 'long']);
+      expect((await s.list<Obj>('/things')).items.map((o) => o.metadata.name)).toEqual([
+        'forever',
+        'long',
+        'sentinel',
+      ]);
       await w.stop();
     });
 
@@ -60,7 +64,7 @@ export function ttlTests(open: Open): void {
       const w = new EventCollector(s, '/things', { resourceVersion: a.metadata.resourceVersion! });
       const u = await s.guaranteedUpdate<Obj>('/things/a', (o) => o!, { ttlSeconds: 3600 });
       expect(u.metadata.resourceVersion).toBe(a.metadata.resourceVersion);
-      expect(await s.currentResourceVersion()).toBe(a.metadata.resourceVersion);
+      expect(await s.currentResourceVersion('/things')).toBe(a.metadata.resourceVersion);
       await s.create('/things/b', obj('b'));
       expect((await w.waitFor(1, 5_000)).map(show)).toEqual([
         `ADDED b ${Number(a.metadata.resourceVersion) + 1}`,
