@@ -290,6 +290,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
               extendExpiration: sa.extendExpiration,
             },
             rbacResolver,
+            serviceNetwork: config.serviceNetwork,
           }),
         ]),
     });
