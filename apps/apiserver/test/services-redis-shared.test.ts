@@ -95,7 +95,7 @@ describe('services on two API servers sharing one Redis', () => {
   });
 });
 
-describe('--endpoint-reconciler-type master-count and none', () => {
+describe('--endpoint-reconciler-type master-count and none, --master-service-namespace', () => {
   it('master-count publishes this server; none leaves the endpoints alone', async () => {
     const base = [`--store-servers=${inject('redisUrl')}`, `--store-prefix=/svc-${unique('q')}`];
     const counted = await TestApiServer.start({
@@ -113,12 +113,16 @@ describe('--endpoint-reconciler-type master-count and none', () => {
         `--store-servers=${inject('redisUrl')}`,
         `--store-prefix=/svc-${unique('r')}`,
         '--endpoint-reconciler-type=none',
+        '--master-service-namespace=platform-public',
       ],
     });
     try {
       await none.ready();
-      // The Service is still published; no Endpoints are written for it.
-      await expectStatus(none.request('GET', '/api/v1/namespaces/default/services/platform'), 200);
+      // The Service is still published (in --master-service-namespace); no Endpoints are written.
+      await expectStatus(none.request('GET', '/api/v1/namespaces/platform-public/services/platform'), 200);
+      expect(
+        (await none.request('GET', '/api/v1/namespaces/platform-public/endpoints/platform')).status,
+      ).toBe(404);
       expect((await none.request('GET', EP)).status).toBe(404);
     } finally {
       await none.stop();
