@@ -5,12 +5,15 @@ import { isStorageError, type Storage } from '@keel/storage';
 import type { EndpointReconcilerType } from '../options/service-network-options.js';
 import { ServiceAllocator } from '../resources/services/allocations.js';
 import type { ServiceRanges } from '../resources/services/ranges.js';
+import { AllocationRepair } from '../resources/services/repair.js';
 
 /** The API server's own Service: upstream's `kubernetes`, in the spec's neutral naming. */
 export const PLATFORM_SERVICE = 'platform';
 /** Upstream's master lease TTL and endpoint reconcile interval. */
 const LEASE_TTL_SECONDS = 15;
 const RECONCILE_INTERVAL_MS = 10_000;
+/** Upstream's repair interval for the cluster IP and node port bitmaps. */
+const REPAIR_INTERVAL_MS = 3 * 60_000;
 
 export interface PlatformServiceOptions {
   readonly ranges: ServiceRanges;
@@ -36,10 +39,13 @@ const PORT_NAME = 'https';
  * when they differ; its Endpoints follow --endpoint-reconciler-type: `lease` (every server renews
  * a TTL'd lease of its address under /masterleases/ and the endpoints list the live ones; a
  * server that stops removes its own), `master-count` (this server's address, as upstream with
- * --apiserver-count=1) or `none`.
+ * --apiserver-count=1) or `none`. As upstream's bootstrap controller did, it also runs the
+ * repair pass of the allocation bitmaps at start and every three minutes.
  */
 export class PlatformServiceController {
   private readonly allocator: ServiceAllocator;
+  private readonly repair: AllocationRepair;
+  private lastRepair = 0;
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -47,6 +53,13 @@ export class PlatformServiceController {
     private readonly opts: PlatformServiceOptions,
   ) {
     this.allocator = new ServiceAllocator(opts.ranges);
+    this.repair = new AllocationRepair(storage, opts.ranges);
+  }
+
+  private async repairIfDue(): Promise<void> {
+    if (Date.now() - this.lastRepair < REPAIR_INTERVAL_MS) return;
+    await this.repair.runOnce();
+    this.lastRepair = Date.now();
   }
 
   private get serviceKey(): string {
@@ -200,6 +213,7 @@ export class PlatformServiceController {
 
   /** The first round (the hook finishes with it), then one every interval until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
+    await this.repairIfDue();
     await this.ensureService();
     await this.reconcileEndpoints();
     this.loop ??= (async () => {
@@ -210,6 +224,7 @@ export class PlatformServiceController {
           return;
         }
         try {
+          await this.repairIfDue();
           await this.ensureService();
           await this.reconcileEndpoints();
         } catch (err) {

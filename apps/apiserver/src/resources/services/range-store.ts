@@ -22,6 +22,9 @@ export class RangeFullError extends Error {
 
 export class AlreadyAllocatedError extends Error {}
 
+/** The range changed after the repair pass read it. */
+class StaleSnapshot extends Error {}
+
 function isSet(bits: Buffer, i: number): boolean {
   return ((bits[i >> 3] ?? 0) & (1 << (i & 7))) !== 0;
 }
@@ -128,6 +131,53 @@ export class RangeStore {
       for (const o of offsets) withBit(bits, o, true);
       return undefined;
     }, false);
+  }
+
+  /**
+   * The repair pass (upstream's repair controllers): the bitmap becomes what `held` (read after
+   * the snapshot) says Services hold, plus offsets taken but held by none that have been seen so
+   * fewer than `leakRounds` times (a create between allocation and store looks the same). The
+   * write is a compare-and-swap on the snapshot: a concurrent change skips this round.
+   * Returns whether it wrote.
+   */
+  async repair(
+    held: () => Promise<ReadonlySet<number>>,
+    leaks: Map<number, number>,
+    leakRounds: number,
+  ): Promise<boolean> {
+    const current = await this.storage.get<RangeAllocation>(this.key, { ignoreNotFound: true });
+    const bits = this.bitmap(current);
+    const holding = await held();
+    const next = Buffer.alloc(bits.length);
+    for (const o of holding) if (o >= 0 && o < this.size) withBit(next, o, true);
+    for (let i = 0; i < this.size; i++) {
+      if (!isSet(bits, i) || holding.has(i)) {
+        leaks.delete(i);
+        continue;
+      }
+      const seen = (leaks.get(i) ?? 0) + 1;
+      if (seen >= leakRounds) leaks.delete(i);
+      else {
+        leaks.set(i, seen);
+        withBit(next, i, true);
+      }
+    }
+    if (current && current.range === this.rangeSpec && next.equals(bits)) return false;
+    const snapshot = current?.metadata.resourceVersion;
+    try {
+      await this.storage.guaranteedUpdate<RangeAllocation>(
+        this.key,
+        (latest) => {
+          if (latest?.metadata.resourceVersion !== snapshot) throw new StaleSnapshot();
+          return this.next(latest, next);
+        },
+        { ignoreNotFound: true },
+      );
+    } catch (err) {
+      if (err instanceof StaleSnapshot) return false;
+      throw err;
+    }
+    return true;
   }
 
   /** The taken offsets, for tests and the repair pass. */

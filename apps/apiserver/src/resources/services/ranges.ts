@@ -74,6 +74,20 @@ export class IpRange {
     await this.store.mark(ips.map((ip) => this.offsetOf(ip)).filter((o): o is number => o !== undefined));
   }
 
+  /** See RangeStore.repair; `held` lists the IPs Services hold. */
+  repair(
+    held: () => Promise<readonly string[]>,
+    leaks: Map<number, number>,
+    leakRounds: number,
+  ): Promise<boolean> {
+    return this.store.repair(
+      async () =>
+        new Set((await held()).map((ip) => this.offsetOf(ip)).filter((o): o is number => o !== undefined)),
+      leaks,
+      leakRounds,
+    );
+  }
+
   async taken(): Promise<string[]> {
     return (await this.store.taken()).map((o) =>
       formatIp(this.net.family, this.net.network + 1n + BigInt(o)),
@@ -124,6 +138,19 @@ export class PortRangeAllocator {
 
   async mark(ports: readonly number[]): Promise<void> {
     await this.store.mark(ports.filter((p) => this.contains(p)).map((p) => p - this.range.base));
+  }
+
+  /** See RangeStore.repair; `held` lists the node ports Services hold. */
+  repair(
+    held: () => Promise<readonly number[]>,
+    leaks: Map<number, number>,
+    leakRounds: number,
+  ): Promise<boolean> {
+    return this.store.repair(
+      async () => new Set((await held()).filter((p) => this.contains(p)).map((p) => p - this.range.base)),
+      leaks,
+      leakRounds,
+    );
   }
 
   async taken(): Promise<number[]> {
