@@ -22,7 +22,7 @@ export class AllocationRepair {
 
   private leaksOf(key: string): Map<number, number> {
     let m = this.leaks.get(key);
-    if (!m) this.leaks.set(key, (m = new Map()));
+    if (!m) this.leaks.set(key, (m = new Map<number, number>()));
     return m;
   }
 
