@@ -193,6 +193,31 @@ describe('services', () => {
     await create(server, svcs(ns), body('named', { clusterIP: free, ports: [{ port: 80 }] }));
   });
 
+  it('services/status changes only the status and checks load balancer ingress', async () => {
+    const ns = unique('st');
+    const svc = await create(server, svcs(ns), body('lb', { type: 'LoadBalancer', ports: [{ port: 80 }] }));
+    const sent = {
+      ...svc,
+      spec: { ...specOf(svc), type: 'ClusterIP' },
+      status: { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } },
+    };
+    const updated = await expectStatus(
+      server.request('PUT', `${svcs(ns, 'lb')}/status`, { body: sent }),
+      200,
+    );
+    expect(specOf(updated)['type']).toBe('LoadBalancer');
+    expect(updated['status']).toEqual({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } });
+    const bad = await server.request('PATCH', `${svcs(ns, 'lb')}/status`, {
+      body: { status: { loadBalancer: { ingress: [{ ip: 'nope' }] } } },
+      contentType: MERGE,
+    });
+    expect(bad.status).toBe(422);
+    expect((bad.json as Json)['message']).toBe(
+      'Service "lb" is invalid: status.loadBalancer.ingress[0].ip: Invalid value: "nope": must be a valid IP address',
+    );
+    await expectStatus(server.request('DELETE', svcs(ns, 'lb')), 200);
+  });
+
   it('kubectl creates, lists and describes Services', async () => {
     const ns = unique('kc');
     await create(server, '/api/v1/namespaces', {
