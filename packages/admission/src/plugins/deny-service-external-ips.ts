@@ -23,9 +23,10 @@ export const denyServiceExternalIPs: AdmissionPlugin = {
   validate(attrs) {
     if (attrs.resource.group !== '' || attrs.resource.resource !== 'services' || attrs.subresource !== '')
       return;
-    const svc = attrs.object as Service | undefined;
+    const svc: Service | undefined = attrs.object;
     if (!svc) return;
-    if (addsExternalIPs(svc, attrs.oldObject as Service | undefined)) {
+    const old: Service | undefined = attrs.oldObject;
+    if (addsExternalIPs(svc, old)) {
       throw forbidden(SERVICES, attrs.name, 'Use of external IPs is denied by admission control');
     }
   },
