@@ -320,6 +320,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
               extendExpiration: sa.extendExpiration,
             },
             rbacResolver,
+            serviceNetwork: config.serviceNetwork,
           }),
         ]),
     });

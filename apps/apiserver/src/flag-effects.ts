@@ -382,22 +382,14 @@ export const apiServerFlagEffects: FlagEffects = {
   'enable-aggregator-routing': {
     meaningless: 'Keel serves no APIService aggregation, so there is nothing to route to endpoints',
   },
-  'endpoint-reconciler-type': {
-    meaningless: 'Keel serves no Service or Endpoints for the API server to reconcile',
-  },
-  'master-service-namespace': {
-    meaningless: 'Keel serves no Service resources, so it publishes no API server Service',
-  },
-  'platform-service-node-port': {
-    meaningless: 'Keel serves no Service resources, so it publishes no API server Service',
-  },
+  'endpoint-reconciler-type': { acts: ['apps/apiserver/test/services-redis-shared.test.ts'] },
+  'master-service-namespace': { acts: ['apps/apiserver/test/services-redis-shared.test.ts'] },
+  'platform-service-node-port': { acts: ['apps/apiserver/test/services.test.ts'] },
   'service-cluster-ip-range': {
-    meaningless:
-      'Keel serves no Service resources yet, so it allocates no cluster IPs; the range is still checked',
+    acts: ['apps/apiserver/test/services.test.ts', 'apps/apiserver/test/services-redis-shared.test.ts'],
   },
   'service-node-port-range': {
-    meaningless:
-      'Keel serves no Service resources yet, so it allocates no node ports; the range is still checked',
+    acts: ['apps/apiserver/test/services.test.ts', 'apps/apiserver/test/services-redis-shared.test.ts'],
   },
   'allow-privileged': {
     acts: [

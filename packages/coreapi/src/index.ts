@@ -187,3 +187,19 @@ export {
 } from './resourcequota.js';
 
 export * from './admissionregistration/index.js';
+
+export {
+  serviceView,
+  serviceStatusView,
+  defaultService,
+  validateService,
+  validateClusterIPFields,
+  normalizeClusterIPs,
+  needsNodePorts,
+  isHeadless,
+  servicePorts,
+  serviceTypes,
+  type Service,
+  type ServiceSpec,
+  type ServicePort,
+} from './service.js';

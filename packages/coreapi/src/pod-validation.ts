@@ -53,7 +53,7 @@ function validateSubdomainField(value: string | undefined, p: FieldPath): FieldE
 }
 
 /** IsValidPortName. */
-function portNameErrors(name: string): string[] {
+export function portNameErrors(name: string): string[] {
   const errs: string[] = [];
   if (name.length > 15) errs.push('must be no more than 15 characters');
   if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');

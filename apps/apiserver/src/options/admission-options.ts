@@ -26,7 +26,7 @@ export class AdmissionOptions implements OptionsGroup<{ admission?: AdmissionCon
     // Keel serves none of these plugins' kinds: say so where an operator reads the list.
     const idle =
       ` In Keel, ${[...UNSERVED_PLUGINS.keys()].join(', ')} have nothing to act on ` +
-      '(it serves no volumes, storage or ingress classes, certificate requests or services).';
+      '(it serves no volumes, storage or ingress classes or certificate requests).';
     s.var(this, 'admissionControlConfigFile', {
       name: 'admission-control-config-file',
       type: t.string,

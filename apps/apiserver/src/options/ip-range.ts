@@ -79,6 +79,14 @@ export function formatIpNet(net: IpNet): string {
   return `${formatIp(net.family, net.network)}/${net.prefix}`;
 }
 
+/** Parses one IP address (v4, or v6 with an optional embedded dotted quad); undefined when it is none. */
+export function parseIp(text: string): { family: 4 | 6; value: bigint } | undefined {
+  const family = isIP(text);
+  if (family === 4) return { family, value: ipv4ToBigInt(text) };
+  if (family === 6) return { family, value: ipv6ToBigInt(text) };
+  return undefined;
+}
+
 /** How many addresses the network holds. */
 export function ipNetSize(net: IpNet): bigint {
   return 1n << BigInt(BITS[net.family] - net.prefix);

@@ -28,9 +28,30 @@ import { interpretStorageError } from './interpret-storage-error.js';
 import { baseEntries, recordManager, sameEntries } from './managed-fields.js';
 import { unchangedByUpdate } from './same-object.js';
 import { apiVersionOf, qualifiedResource, type InternalObject, type ResourceView } from './resource-view.js';
-import type { DeleteContext, ListQuery, RequestEffects, StoreOptions, WriteContext } from './store-types.js';
+import type {
+  DeleteContext,
+  ListQuery,
+  RequestEffects,
+  StoreOptions,
+  WriteContext,
+  WriteHooks,
+  WriteTransaction,
+} from './store-types.js';
 
-export type { DeleteContext, ListQuery, RequestEffects, StoreOptions, WriteContext } from './store-types.js';
+export type {
+  DeleteContext,
+  ListQuery,
+  RequestEffects,
+  StoreOptions,
+  WriteContext,
+  WriteHooks,
+  WriteTransaction,
+} from './store-types.js';
+
+const NOTHING_RESERVED: WriteTransaction = {
+  commit: () => Promise.resolve(),
+  revert: () => Promise.resolve(),
+};
 
 const GENERATE_NAME_ATTEMPTS = 8;
 /** Deletions of an object that keeps changing between the read and the mark give up after this many tries. */
@@ -78,6 +99,7 @@ export class GenericStore<I extends InternalObject> {
   private readonly subresource: string;
   private readonly holdsDeletion: (obj: I) => boolean;
   private readonly garbageCollection: GarbageCollectionOptions;
+  private readonly hooks: WriteHooks<I> | undefined;
 
   constructor(opts: StoreOptions<I>) {
     this.view = opts.view;
@@ -92,6 +114,7 @@ export class GenericStore<I extends InternalObject> {
     this.subresource = opts.subresource ?? '';
     this.holdsDeletion = opts.holdsDeletion ?? (() => false);
     this.garbageCollection = opts.garbageCollection ?? { enabled: false };
+    this.hooks = opts.hooks;
   }
 
   /** Whether deletes add the garbage collector's finalizers. */
@@ -321,10 +344,24 @@ export class GenericStore<I extends InternalObject> {
     await this.admission.admit(attrs);
     const generated = (meta.name ?? '') === '' && (meta.generateName ?? '') !== '';
     if (generated) meta.name = generateName(meta.generateName ?? '');
-    this.view.prepareForCreate(obj);
-    this.invalid(obj, this.view.validateCreate(obj));
-    await this.admission.validate({ ...attrs, name: meta.name ?? '' });
-    this.record(obj, undefined, wire, ctx, now);
+    const txn = (await this.hooks?.beginCreate(obj, ctx.dryRun)) ?? NOTHING_RESERVED;
+    let stored: I;
+    try {
+      this.view.prepareForCreate(obj);
+      this.invalid(obj, this.view.validateCreate(obj));
+      await this.admission.validate({ ...attrs, name: meta.name ?? '' });
+      this.record(obj, undefined, wire, ctx, now);
+      stored = await this.createStored(namespace, obj, generated, ctx);
+    } catch (err) {
+      await txn.revert();
+      throw err;
+    }
+    await txn.commit();
+    return stored;
+  }
+
+  private async createStored(namespace: string, obj: I, generated: boolean, ctx: WriteContext): Promise<I> {
+    const meta = obj.metadata;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.storage.create(this.key(namespace, meta.name ?? ''), obj, {
@@ -355,6 +392,13 @@ export class GenericStore<I extends InternalObject> {
   ): Promise<{ obj: I; created: boolean }> {
     let created = false;
     let finishing = false;
+    // The reservations of the latest try: a try lost to a conflict gives its own back first.
+    let txn: WriteTransaction = NOTHING_RESERVED;
+    const reserve = async (next: Promise<WriteTransaction> | undefined): Promise<void> => {
+      await txn.revert();
+      txn = NOTHING_RESERVED;
+      txn = (await next) ?? NOTHING_RESERVED;
+    };
     const key = this.key(namespace, name);
     try {
       const obj = await this.storage.guaranteedUpdate<I>(
@@ -373,6 +417,7 @@ export class GenericStore<I extends InternalObject> {
             delete meta.resourceVersion;
             const attrs = this.attributes('CREATE', namespace, name, obj, undefined, ctx);
             await this.admission.admit(attrs);
+            await reserve(this.hooks?.beginCreate(obj, ctx.dryRun));
             this.view.prepareForCreate(obj);
             this.invalid(obj, this.view.validateCreate(obj));
             await this.admission.validate(attrs);
@@ -397,6 +442,7 @@ export class GenericStore<I extends InternalObject> {
           // Admission sees every try: a retry after a conflict decides on the newer state.
           const attrs = this.attributes('UPDATE', namespace, name, obj, current, ctx);
           await this.admission.admit(attrs);
+          await reserve(this.hooks?.beginUpdate(obj, current, ctx.dryRun));
           this.view.prepareForUpdate(obj, current);
           this.invalid(obj, this.view.validateUpdate(obj, current));
           await this.admission.validate(attrs);
@@ -414,9 +460,11 @@ export class GenericStore<I extends InternalObject> {
           ...(this.ttlSeconds !== undefined ? { ttlSeconds: this.ttlSeconds } : {}),
         },
       );
+      await txn.commit();
       if (finishing && !ctx.dryRun) return { obj: await this.deleteFinished(key, obj), created };
       return { obj, created };
     } catch (err) {
+      await txn.revert();
       this.fail(err, name);
     }
   }
@@ -428,9 +476,11 @@ export class GenericStore<I extends InternalObject> {
    */
   private async deleteFinished(key: string, written: I): Promise<I> {
     try {
-      return await this.storage.delete<I>(key, {
+      const deleted = await this.storage.delete<I>(key, {
         precondition: { resourceVersion: written.metadata.resourceVersion ?? '' },
       });
+      await this.hooks?.afterDelete(deleted, false);
+      return deleted;
     } catch (err) {
       if (isStorageError(err, 'KeyNotFound')) return written;
       this.fail(err, written.metadata.name ?? '');
@@ -479,6 +529,7 @@ export class GenericStore<I extends InternalObject> {
             if (hasFinalizers(current) || gcFinalizers(current).changed) throw new HeldByFinalizers(current);
           },
         });
+        await this.hooks?.afterDelete(obj, opts.dryRun);
         return { obj, pending: false };
       } catch (err) {
         if (!(err instanceof HeldByFinalizers)) this.fail(err, name);

@@ -61,6 +61,25 @@ export interface StoreOptions<I extends InternalObject> {
    * (none are added when unset, as with --enable-garbage-collector=false).
    */
   readonly garbageCollection?: GarbageCollectionOptions;
+  /** What the resource reserves outside its object (a Service's cluster IPs and node ports). */
+  readonly hooks?: WriteHooks<I>;
+}
+
+/** What a write reserved: kept once the write is stored, given back when it fails. */
+export interface WriteTransaction {
+  commit(): Promise<void>;
+  revert(): Promise<void>;
+}
+
+/**
+ * Upstream's BeginCreate/BeginUpdate and AfterDelete: reservations made before the strategy's
+ * rules run (they may fill fields the rules check), finished by the write's outcome.
+ */
+export interface WriteHooks<I> {
+  beginCreate(obj: I, dryRun: boolean): Promise<WriteTransaction>;
+  beginUpdate(obj: I, old: I, dryRun: boolean): Promise<WriteTransaction>;
+  /** After the object is gone from the store (not when a finalizer only marked it). */
+  afterDelete(obj: I, dryRun: boolean): Promise<void>;
 }
 
 /** What a delete needs besides the object's name (and how its dependents go). */

@@ -14,6 +14,7 @@ import { installResourceQuotas } from './resourcequotas/index.js';
 import { installReviews, type ReviewDeps } from './reviews.js';
 import { installSecrets } from './secrets/index.js';
 import { installServiceAccounts, type TokenRequestSettings } from './serviceaccounts/index.js';
+import { installServices, type ServiceNetwork } from './services/index.js';
 import { installWebhookConfigurations } from './webhookconfigurations/index.js';
 
 export interface ClusterResourceDeps extends ReviewDeps {
@@ -23,6 +24,8 @@ export interface ClusterResourceDeps extends ReviewDeps {
   readonly tokenRequests?: TokenRequestSettings | undefined;
   /** What RBAC's escalation checks read the rules a user holds from. */
   readonly rbacResolver: rbac.RBACAuthorizer;
+  /** --service-cluster-ip-range and --service-node-port-range, which Services allocate from. */
+  readonly serviceNetwork: ServiceNetwork;
 }
 
 /**
@@ -47,6 +50,7 @@ export function installClusterResources(
     ...installResourceQuotas(dispatcher, storage, defaults),
     ...installSecrets(dispatcher, storage, defaults),
     ...installServiceAccounts(dispatcher, storage, defaults, deps.tokenRequests),
+    ...installServices(dispatcher, storage, defaults, deps.serviceNetwork),
     ...installReviews(dispatcher, defaults, deps),
     ...installRbacResources(dispatcher, storage, defaults, {
       authorizer: deps.authorizer,

@@ -5,6 +5,7 @@ import type { BootSequenceChecks, HealthChecker, PostStartHook, PostStartHooks }
 import { isStorageError, type Storage } from '@keel/storage';
 import { IdentityLeaseController, type IdentityLeaseOptions } from './identity-lease.js';
 import { NamespaceDefaultsController } from './namespace-defaults.js';
+import { PlatformServiceController, type PlatformServiceOptions } from './platform-service.js';
 import { registerRbacHooks, type RbacHookOptions } from './rbac-hooks.js';
 
 export interface BootstrapDeps {
@@ -38,6 +39,8 @@ export interface BootstrapDeps {
   readonly controllerHooks?: Readonly<Record<string, PostStartHook>>;
   /** Set when the APIServerIdentity gate is on: the server publishes its identity lease. */
   readonly identityLease?: IdentityLeaseOptions;
+  /** The `platform` Service and its Endpoints (part of the bootstrap controller). */
+  readonly platformService?: PlatformServiceOptions;
 }
 
 const FIRST_RETRY_MS = 100;
@@ -91,8 +94,12 @@ const SYSTEM_NAMESPACES = ['default', 'platform-system', 'platform-public', 'pla
  * until it has finished (docs/operations.md lists which step backs which name). Every step is
  * idempotent: several API servers on one Redis run them all.
  */
-export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: BootstrapDeps): void {
+export function registerBootstrapHooks(
+  postStartHooks: PostStartHooks,
+  deps: BootstrapDeps,
+): { stop: () => Promise<void> } {
   const { storage } = deps;
+  const platform = deps.platformService && new PlatformServiceController(storage, deps.platformService);
   const hooks = {
     add: (name: string, step: PostStartHook) => postStartHooks.add(name, waitingForStore(step)),
   };
@@ -129,6 +136,7 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
       ...(deps.onNamespaceDefaultsError ? { onError: deps.onNamespaceDefaultsError } : {}),
     });
     await namespaceDefaults.start(signal);
+    await platform?.start(signal);
   });
   if (deps.rbac) registerRbacHooks(hooks, storage, deps.rbac);
   hooks.add('scheduling/bootstrap-system-priority-classes', async () => {
@@ -196,4 +204,5 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
   hooks.add('platform-apiserver-autoregistration', registered);
   deps.checks.addBootSequenceChecks(deps.autoregisterCompletion);
   hooks.add('apiservice-openapi-controller', () => Promise.resolve());
+  return { stop: async () => platform?.stop() };
 }

@@ -44,6 +44,7 @@ import { decodeRequest } from '../filters/request-info.js';
 import { withRoutableTarget } from '../filters/request-target.js';
 import type { ApiServerConfig } from '../options/options.js';
 import { registerBootstrapHooks } from './bootstrap-hooks.js';
+import { serviceRanges } from '../resources/services/ranges.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { notFoundHandler } from './not-found.js';
 
@@ -167,7 +168,7 @@ export async function runServer(
 
   const hooks = new PostStartHooks(health);
   let registrationDone = false;
-  registerBootstrapHooks(hooks, {
+  const bootstrap = registerBootstrapHooks(hooks, {
     checks: health,
     autoregisterCompletion: namedCheck('autoregister-completion', () => {
       if (!registrationDone) throw new Error('API services not yet registered');
@@ -190,6 +191,15 @@ export async function runServer(
           },
         }
       : {}),
+    platformService: {
+      ranges: serviceRanges(storage, config.serviceNetwork),
+      namespace: config.serviceNetwork.masterServiceNamespace,
+      securePort: config.secureServing.port,
+      nodePort: config.serviceNetwork.platformServiceNodePort,
+      advertiseAddress: config.advertiseAddress ?? '127.0.0.1',
+      reconciler: config.serviceNetwork.endpointReconcilerType,
+      onError: (err: unknown) => logger.error('Reconciling the platform Service failed', { err }),
+    },
     ...(config.authorization.modes.includes('RBAC')
       ? {
           rbac: {
@@ -321,6 +331,12 @@ export async function runServer(
   shutdownInitiated.abort();
   const delay = config.lifecycle.shutdownDelay.milliseconds;
   logger.info('Shutdown initiated', { delay: config.lifecycle.shutdownDelay.toString() });
+  // Upstream's pre-shutdown step: this server's address leaves the platform endpoints first.
+  await bootstrap
+    .stop()
+    .catch((err: unknown) =>
+      logger.error('Removing this server from the platform endpoints failed', { err }),
+    );
   if (delay > 0 && exitCode === 0) await new Promise((r) => setTimeout(r, delay));
   const drained = await server.shutdown({
     sendRetryAfter: config.lifecycle.shutdownSendRetryAfter,

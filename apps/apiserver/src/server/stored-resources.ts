@@ -16,6 +16,7 @@ export const STORED_RESOURCE_GROUPS: Readonly<Record<string, string>> = {
   resourcequotas: '',
   secrets: '',
   serviceaccounts: '',
+  services: '',
   leases: 'coordination.k8s.io',
   roles: 'rbac.authorization.k8s.io',
   rolebindings: 'rbac.authorization.k8s.io',

@@ -27,6 +27,7 @@ import { limitPodHardAntiAffinityTopology } from './limit-pod-hard-anti-affinity
 import { parsePodNodeSelectorConfig, podNodeSelector } from './pod-node-selector.js';
 import { parseTolerationRestrictionConfig, podTolerationRestriction } from './pod-toleration-restriction.js';
 import { securityContextDeny } from './security-context-deny.js';
+import { denyServiceExternalIPs } from './deny-service-external-ips.js';
 import { taintNodesByCondition } from './taint-nodes-by-condition.js';
 
 /** The plugins Keel implements here, by their --enable-admission-plugins name. */
@@ -109,6 +110,7 @@ export const ADMISSION_PLUGINS: ReadonlyMap<string, AdmissionPluginDefinition> =
     withoutConfig('ExtendedResourceToleration', () => extendedResourceToleration),
   ],
   ['SecurityContextDeny', withoutConfig('SecurityContextDeny', () => securityContextDeny)],
+  ['DenyServiceExternalIPs', withoutConfig('DenyServiceExternalIPs', () => denyServiceExternalIPs)],
   [
     'LimitPodHardAntiAffinityTopology',
     withoutConfig('LimitPodHardAntiAffinityTopology', () => limitPodHardAntiAffinityTopology),

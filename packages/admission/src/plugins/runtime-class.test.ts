@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdmissionAttributes } from '../index.js';
 import { chainOf, depsOf } from '../testing/index.js';
 
-const chain = chainOf(['RuntimeClass', 'DefaultStorageClass', 'DenyServiceExternalIPs'], depsOf({}));
+const chain = chainOf(['RuntimeClass', 'DefaultStorageClass', 'DefaultIngressClass'], depsOf({}));
 
 function podCreate(spec: Record<string, unknown>, subresource = ''): AdmissionAttributes {
   return {
@@ -53,7 +53,7 @@ describe('RuntimeClass (no RuntimeClass objects are served)', () => {
 describe('plugins for kinds Keel does not serve', () => {
   it('are in the chain by name and act on nothing', () => {
     const unserved = chain.plugins.filter((p) => p.name !== 'RuntimeClass');
-    expect(unserved.map((p) => p.name)).toEqual(['DefaultStorageClass', 'DenyServiceExternalIPs']);
+    expect(unserved.map((p) => p.name)).toEqual(['DefaultStorageClass', 'DefaultIngressClass']);
     for (const p of unserved)
       expect(['CREATE', 'UPDATE', 'DELETE', 'CONNECT'].some((op) => p.handles(op as 'CREATE'))).toBe(false);
   });

@@ -12,5 +12,4 @@ export const UNSERVED_PLUGINS: ReadonlyMap<string, string> = new Map([
   ['CertificateSigning', 'certificatesigningrequests'],
   ['CertificateSubjectRestriction', 'certificatesigningrequests'],
   ['DefaultIngressClass', 'ingresses and ingressclasses'],
-  ['DenyServiceExternalIPs', 'services'],
 ]);

@@ -132,6 +132,35 @@ describe('protobuf request bodies', () => {
     expect(decodesProtobuf('SelfSubjectReview')).toBe(true);
   });
 
+  it('decodes the Service kubectl create service sends, target ports as numbers or names', () => {
+    const port = (p: number, target: Buffer) =>
+      new ProtoWriter().string(1, `${p}`).string(2, 'TCP').int64(3, p).message(4, target).finish();
+    const spec = new ProtoWriter()
+      .messages(1, [
+        port(80, new ProtoWriter().int64(1, 0).int64(2, 8080).finish()),
+        port(443, new ProtoWriter().int64(1, 1).string(3, 'https').finish()),
+      ])
+      .string(4, 'NodePort')
+      .finish();
+    const raw = new ProtoWriter()
+      .message(1, new ProtoWriter().string(1, 'edge').finish())
+      .message(2, spec)
+      .finish();
+    expect(decodeProtobufObject(envelope('v1', 'Service', raw), 'Service')).toEqual({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'edge' },
+      spec: {
+        ports: [
+          { name: '80', protocol: 'TCP', port: 80, targetPort: 8080 },
+          { name: '443', protocol: 'TCP', port: 443, targetPort: 'https' },
+        ],
+        type: 'NodePort',
+      },
+    });
+    expect(decodesProtobuf('Service')).toBe(true);
+  });
+
   it('refuses what is not the envelope, a truncated message or a kind it does not decode, as a 400', () => {
     const bad = (body: Buffer) => {
       try {
@@ -152,8 +181,8 @@ describe('protobuf request bodies', () => {
       new ProtoWriter().message(1, new ProtoWriter().string(1, 'x').finish()).finish(),
     );
     expect(bad(good.subarray(0, good.length - 1)).status?.message).toContain('unexpected EOF');
-    expect(bad(envelope('v1', 'Service', Buffer.alloc(0))).status?.message).toContain(
-      'no kind "Service" is registered for version "v1"',
+    expect(bad(envelope('v1', 'PodTemplate', Buffer.alloc(0))).status?.message).toContain(
+      'no kind "PodTemplate" is registered for version "v1"',
     );
     expect(decodesProtobuf('ConfigMap')).toBe(true);
     expect(decodesProtobuf('TokenRequest')).toBe(true);

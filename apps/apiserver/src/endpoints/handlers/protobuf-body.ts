@@ -24,6 +24,8 @@ type FieldType =
   | 'bytesMap'
   /** map<string, ExtraValue>: each value a message of repeated strings (field 1). */
   | 'stringsMap'
+  /** intstr.IntOrString: type (0 int, 1 string), intVal, strVal; the JSON number or string. */
+  | 'intOrString'
   | { readonly message: Schema; readonly repeated?: boolean };
 
 /** Field number → JSON name and type. */
@@ -147,6 +149,41 @@ const rbacRole: Schema = {
   2: ['rules', { message: policyRule, repeated: true }],
 };
 
+// kubectl create service clusterip / nodeport / loadbalancer / externalname.
+const serviceSpec: Schema = {
+  1: [
+    'ports',
+    {
+      message: {
+        1: ['name', 'string'],
+        2: ['protocol', 'string'],
+        3: ['port', 'int'],
+        4: ['targetPort', 'intOrString'],
+        5: ['nodePort', 'int'],
+        6: ['appProtocol', 'string'],
+      },
+      repeated: true,
+    },
+  ],
+  2: ['selector', 'stringMap'],
+  3: ['clusterIP', 'string'],
+  4: ['type', 'string'],
+  5: ['externalIPs', 'strings'],
+  7: ['sessionAffinity', 'string'],
+  8: ['loadBalancerIP', 'string'],
+  9: ['loadBalancerSourceRanges', 'strings'],
+  10: ['externalName', 'string'],
+  11: ['externalTrafficPolicy', 'string'],
+  12: ['healthCheckNodePort', 'int'],
+  13: ['publishNotReadyAddresses', 'bool'],
+  17: ['ipFamilyPolicy', 'string'],
+  18: ['clusterIPs', 'strings'],
+  19: ['ipFamilies', 'strings'],
+  20: ['allocateLoadBalancerNodePorts', 'bool'],
+  21: ['loadBalancerClass', 'string'],
+  22: ['internalTrafficPolicy', 'string'],
+};
+
 /** The kinds decoded, by `<apiVersion>/<kind>` of the envelope. */
 const kinds: Readonly<Record<string, Schema>> = {
   'authorization.k8s.io/v1/SubjectAccessReview': subjectAccessReview,
@@ -176,6 +213,7 @@ const kinds: Readonly<Record<string, Schema>> = {
     3: ['binaryData', 'bytesMap'],
     4: ['immutable', 'bool'],
   },
+  'v1/Service': { 1: ['metadata', { message: objectMeta }], 2: ['spec', { message: serviceSpec }] },
   // kubectl create secret / serviceaccount / token.
   'v1/Secret': {
     1: ['metadata', { message: objectMeta }],
@@ -335,7 +373,10 @@ function decodeMessage(raw: Buffer, schema: Schema): Record<string, unknown> {
     }
     if (wire !== 2) return r.skip(wire);
     const b = r.bytes();
-    if (type === 'string') out[name] = b.toString('utf8');
+    if (type === 'intOrString') {
+      const v = decodeMessage(b, { 1: ['type', 'int'], 2: ['intVal', 'int'], 3: ['strVal', 'string'] });
+      out[name] = v['type'] === 1 ? (v['strVal'] ?? '') : (v['intVal'] ?? 0);
+    } else if (type === 'string') out[name] = b.toString('utf8');
     else if (type === 'bytes') out[name] = b.toString('base64');
     else if (type === 'time') {
       const t = decodeTime(b);
