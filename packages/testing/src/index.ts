@@ -23,3 +23,5 @@ export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';
 export { signJwt } from './jwt.js';
 export { flagEffectsProblems } from './flag-effects.js';
 export { TestOtlpCollector, type CollectedSpan } from './otlp-collector.js';
+export { startDurableRedis, type DurableRedis, type DurableRedisOptions } from './durable-redis.js';
+export { WatchReader, type WatchReaderEvent } from './watch-reader.js';
