@@ -76,6 +76,28 @@ describe('bad input answers a 4xx Status, never a 500', () => {
     expectStatus(r, 400, /^invalid resource version: "9007199254740993"$/);
   });
 
+  it("a strategic merge patch Go cannot apply is the client's 400 with Go's message", async () => {
+    for (const [patch, message] of [
+      ['{"$patch":"nope"}', /^unknown patch type: nope in map: map\[\$patch:nope\]$/],
+      [
+        '{"metadata":{"$setElementOrder/finalizers":1}}',
+        /^expected a \[\]interface \{\}, but received a int64$/,
+      ],
+    ] as const) {
+      const r = await server.request('PATCH', `${CMS}/target`, {
+        body: patch,
+        contentType: 'application/strategic-merge-patch+json',
+      });
+      expectStatus(r, 400, message);
+      expect(r.json).toMatchObject({ reason: 'BadRequest' });
+    }
+  });
+
+  it("a target starting with // is a path (Go's ParseRequestURI), not a host: 404, not 400", async () => {
+    const r = await server.request('GET', '//%F0%9F%98%80/x');
+    expect({ status: r.status, text: r.text }).toEqual({ status: 404, text: '404 page not found\n' });
+  });
+
   it('the server is healthy after all of it', async () => {
     expect((await server.request('GET', '/readyz')).status).toBe(200);
   });

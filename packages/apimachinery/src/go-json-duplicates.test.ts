@@ -23,4 +23,11 @@ describe('jsonDuplicateFields', () => {
     const text = `{${Array.from({ length: 5 }, (_, i) => `"k${i}":{"a":1,"a":2}`).join(',')}}`;
     expect(jsonDuplicateFields(text, 2)).toEqual(['k0.a', 'k1.a']);
   });
+
+  it('walks bodies nested as deep as Go accepts (10,000 levels) without overflowing the stack', () => {
+    const d = 9_999;
+    expect(jsonDuplicateFields(`{"spec":${'['.repeat(d)}1${']'.repeat(d)}}`)).toEqual([]);
+    const objects = `{"data":${'{"a":'.repeat(d)}{"x":1,"x":2}${'}'.repeat(d)}}`;
+    expect(jsonDuplicateFields(objects)).toEqual([`data${'.a'.repeat(d)}.x`]);
+  });
 });

@@ -2,7 +2,7 @@
  * Helpers of the strategic merge patch: the patch-strategy schema, Go's error texts and the
  * list-ordering rules (strategicpatch normalizeElementOrder and friends).
  */
-import { badRequest, unknownError, unprocessableEntity, type StatusError } from './errors.js';
+import { badRequest, unprocessableEntity, type StatusError } from './errors.js';
 import { goSprintV } from './go-format.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
@@ -68,7 +68,11 @@ const goTypeNames: Readonly<Record<GoKind, string>> = {
   float64: 'float64',
 };
 
-// Go's sentinel errors: some are 400s, two are generic 422s, the rest end up as reason-less 500s.
+// Go's sentinel errors: some are 400s, two are generic 422s. The rest (a wrong type, an unknown
+// $patch, a missing merge key...) are not Status errors upstream and reach the client as
+// reason-less 500s; every one of them is a fault of the patch document, so Keel answers them as
+// 400 BadRequest with Go's message (bad input never gets a 500).
+export const patchError = (message: string): StatusError => badRequest(message);
 export const errBadPatchFormatForPrimitiveList = (): StatusError => badRequest('invalid patch format of primitive list');
 export const errBadPatchFormatForRetainKeys = (): StatusError => badRequest('invalid patch format of retainKeys');
 export const errBadPatchFormatForSetElementOrderList = (): StatusError => badRequest('invalid patch type of setElementOrder list');
@@ -76,16 +80,16 @@ export const errNoListOfLists = (): StatusError => unprocessableEntity(new Error
 
 export function errBadArgType(expected: GoKind, actual: JsonValue | undefined): StatusError {
   const got = actual === undefined ? 'nil' : goKind(actual);
-  return unknownError(`expected a ${goTypeNames[expected]}, but received a ${goTypeNames[got]}`);
+  return patchError(`expected a ${goTypeNames[expected]}, but received a ${goTypeNames[got]}`);
 }
 
 export function errNoMergeKey(m: JsonObject, key: string): StatusError {
-  return unknownError(`map: ${goSprintV(m)} does not contain declared merge key: ${key}`);
+  return patchError(`map: ${goSprintV(m)} does not contain declared merge key: ${key}`);
 }
 
 export function errBadPatchType(t: JsonValue | undefined, m: JsonObject): StatusError {
   const shown = typeof t === 'string' ? t : `%!s(${goTypeNames[t === undefined ? 'nil' : goKind(t)]}=${goSprintV(t)})`;
-  return unknownError(`unknown patch type: ${shown} in map: ${goSprintV(m)}`);
+  return patchError(`unknown patch type: ${shown} in map: ${goSprintV(m)}`);
 }
 
 /** `$deleteFromPrimitiveList/finalizers` → `finalizers`. */
@@ -106,10 +110,10 @@ export function sliceElementKind(...lists: readonly JsonValue[][]): GoKind {
       if (k === 'slice') throw errNoListOfLists();
       kind = k;
     } else if (kind !== k) {
-      throw unknownError(`list element types are not identical: ${goSprintV(lists)}`);
+      throw patchError(`list element types are not identical: ${goSprintV(lists)}`);
     }
   }
-  if (kind === undefined) throw unknownError('no elements in any of the given slices');
+  if (kind === undefined) throw patchError('no elements in any of the given slices');
   return kind;
 }
 

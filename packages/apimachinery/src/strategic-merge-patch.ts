@@ -13,7 +13,7 @@
  * Errors: Go's format errors are 400s, lists of lists are 422, the rest are 500s without a
  * reason, as the real server writes them. A patch that is not an object is a 400.
  */
-import { badRequest, unknownError } from './errors.js';
+import { badRequest } from './errors.js';
 import { goJsonKind, goSprintV } from './go-format.js';
 import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import {
@@ -31,6 +31,7 @@ import {
   mergeValueOf,
   normalizeElementOrder,
   partitionByPresence,
+  patchError,
   retainKeysDirective,
   setElementOrderPrefix,
   sliceElementKind,
@@ -78,7 +79,7 @@ function validateAgainstSetOrder(patchList: JsonValue[], setOrder: JsonValue[], 
     si++;
   }
   if (pi < nonDelete.length && si >= setOrder.length) {
-    throw unknownError(`The order in patch list:\n${goSprintV(patchList)}\n doesn't match ${setElementOrderPrefix} list:\n${goSprintV(setOrder)}\n`);
+    throw patchError(`The order in patch list:\n${goSprintV(patchList)}\n doesn't match ${setElementOrderPrefix} list:\n${goSprintV(setOrder)}\n`);
   }
 }
 
@@ -143,7 +144,7 @@ class Merger {
       if (isDeleteList) return original.filter((v) => !patch.includes(v));
       merged = [...new Set([...original, ...patch])];
     } else {
-      if (!mergeKey) throw unknownError(`cannot merge lists without merge key for ${path}`);
+      if (!mergeKey) throw patchError(`cannot merge lists without merge key for ${path}`);
       [orig, patchItems] = this.specialElements(original, patch, mergeKey, path);
       merged = [...orig];
       for (const v of patchItems) {
@@ -176,7 +177,7 @@ class Merger {
       } else if (t === 'replace') {
         replace = true;
       } else if (t === 'merge') {
-        throw unknownError('merging lists cannot yet be specified in the patch');
+        throw patchError('merging lists cannot yet be specified in the patch');
       } else {
         throw errBadPatchType(t, m);
       }

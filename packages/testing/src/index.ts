@@ -31,3 +31,5 @@ export { signJwt } from './jwt.js';
 export { flagEffectsProblems } from './flag-effects.js';
 export { TestOtlpCollector, type CollectedSpan } from './otlp-collector.js';
 export { TestConnectProxy, type ConnectProxyOptions, type Tunnel } from './connect-proxy.js';
+export { startDurableRedis, type DurableRedis, type DurableRedisOptions } from './durable-redis.js';
+export { WatchReader, type WatchReaderEvent } from './watch-reader.js';

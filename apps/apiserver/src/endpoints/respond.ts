@@ -3,6 +3,7 @@ import { gzip } from 'node:zlib';
 import { toStatus } from '@keel/apimachinery';
 import type { Logger } from '@keel/log';
 import { maybeContext } from '../filters/context.js';
+import { requestURL } from '../filters/request-target.js';
 
 /**
  * kube gzips a response only from this size (and at level 1): below it the CPU costs more than
@@ -80,6 +81,6 @@ export function writeError(req: IncomingMessage, res: ServerResponse, err: unkno
   }
   const retry = status.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
-  const url = new URL(req.url ?? '/', 'https://localhost');
+  const url = requestURL(req.url);
   writeObject(req, res, url, code, status);
 }

@@ -4,14 +4,22 @@ import { auditIDOf } from './audit-id.js';
 /**
  * The request target as a URL, or undefined when it cannot be one (e.g. `http://[` or a port
  * over 65535, which Node's parser lets through): the filters and the drainer must survive such a
- * request.
+ * request. A target starting with `//` is a path, as Go's ParseRequestURI reads it (not a
+ * scheme-relative URL naming a host): `//x/api/v1/secrets` is the path Express routes, so it is
+ * the path request info and authorization see too.
  */
 export function parseTarget(target: string | undefined): URL | undefined {
+  const t = target ?? '/';
   try {
-    return new URL(target ?? '/', 'https://localhost');
+    return t.startsWith('/') ? new URL(`https://localhost${t}`) : new URL(t);
   } catch {
     return undefined;
   }
+}
+
+/** parseTarget for a handler behind withRoutableTarget, where the target is known to parse. */
+export function requestURL(target: string | undefined): URL {
+  return parseTarget(target) ?? new URL('https://localhost/');
 }
 
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;

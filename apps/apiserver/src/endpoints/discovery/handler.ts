@@ -13,6 +13,7 @@ import {
 } from './documents.js';
 import type { DiscoveryGroup } from './groups.js';
 import { asTransform, isPlainJson, parseAccept } from './media-type.js';
+import { requestURL } from '../../filters/request-target.js';
 
 /** The response Content-Type client-go checks (in any parameter order) to read aggregated discovery. */
 export const aggregatedContentType = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -153,7 +154,7 @@ export function discoveryHandler(
 ): RequestHandler {
   const service = new DiscoveryService(groups, options);
   return function discovery(req, res, next) {
-    const url = new URL(req.originalUrl || req.url, 'https://localhost');
+    const url = requestURL(req.originalUrl || req.url);
     if (!service.handle(req, res, url)) next();
   };
 }

@@ -8,6 +8,7 @@ import { byGroupVersion, indexKey, openapiV2Document, openapiV3Document } from '
 import { openapiV2Protobuf } from './v2-proto.js';
 import type { OpenAPIView } from './operations.js';
 import type { Definitions } from './schema.js';
+import { requestURL } from '../../filters/request-target.js';
 
 /** A served document: its exact bytes and their content hash (uppercase hex SHA-512, as kube-openapi). */
 interface Served {
@@ -169,7 +170,7 @@ function redirect(res: ServerResponse, location: string): void {
 export function openapiHandler(views: readonly OpenAPIView[], options: OpenAPIOptions = {}): RequestHandler {
   const service = new OpenAPIService(views, options);
   return function openapi(req, res, next) {
-    const url = new URL(req.originalUrl || req.url, 'https://localhost');
+    const url = requestURL(req.originalUrl || req.url);
     if (!service.handle(req, res, url)) next();
   };
 }
