@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { exitWhenDone } from '@keel/lifecycle';
 import { main } from './app.js';
 
-process.exitCode = await main(process.argv.slice(2));
+exitWhenDone(await main(process.argv.slice(2)));

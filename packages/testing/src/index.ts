@@ -23,3 +23,12 @@ export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';
 export { signJwt } from './jwt.js';
 export { flagEffectsProblems } from './flag-effects.js';
 export { TestOtlpCollector, type CollectedSpan } from './otlp-collector.js';
+export {
+  WriteLoad,
+  holdRequest,
+  type HeldRequest,
+  type HeldResponse,
+  type WriteLoadOptions,
+  type WriteOutcome,
+  type WriteRecord,
+} from './write-load.js';
