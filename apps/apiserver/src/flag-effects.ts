@@ -29,9 +29,15 @@ export const apiServerFlagEffects: FlagEffects = {
   'livez-grace-period': {
     acts: ['apps/apiserver/test/store-outage.test.ts', 'packages/health/src/registries.test.ts'],
   },
-  'shutdown-delay-duration': { acts: ['apps/apiserver/test/lifecycle.test.ts'] },
+  'shutdown-delay-duration': {
+    acts: ['apps/apiserver/test/lifecycle.test.ts', 'test/faults/sigterm-under-load.test.ts'],
+  },
   'shutdown-send-retry-after': {
-    acts: ['apps/apiserver/test/lifecycle.test.ts', 'packages/serving/src/drain.test.ts'],
+    acts: [
+      'apps/apiserver/test/lifecycle.test.ts',
+      'packages/serving/src/drain.test.ts',
+      'test/faults/sigterm-under-load.test.ts',
+    ],
   },
   'identity-lease-duration-seconds': {
     acts: [

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from '@keel/log';
-import { retryAfterExemption, writeRetryAfter } from './retry-after.js';
+import { refuseWithRetryAfter, retryAfterExemption } from './retry-after.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -27,6 +27,13 @@ export interface DrainerOptions {
   readonly isExemptFromRetryAfter?: (req: IncomingMessage) => boolean;
   /** How long a connection that has not sent a request yet may still send one once the listener closes (Go: 5 s). */
   readonly newConnectionGraceMs?: number;
+  /**
+   * How long a keep-alive connection that has served requests may stay idle once the listener
+   * closes before it is closed (default 500 ms, the longest Go waits between two looks for idle
+   * connections). A client that got a keep-alive response is usually sending its next request
+   * already: that request is then answered (with `Connection: close`) instead of cut unanswered.
+   */
+  readonly idleConnectionGraceMs?: number;
 }
 
 interface Conn {
@@ -34,6 +41,12 @@ interface Conn {
   readonly acceptedAt: number;
   active: number;
   served: number;
+  /**
+   * Set when shutdown closes this connection for good. A request the server still reads from it
+   * is not run: its client gets the connection closed without a response, which for a write must
+   * mean it did not happen.
+   */
+  retired: boolean;
   graceTimer?: NodeJS.Timeout;
 }
 
@@ -53,12 +66,14 @@ type State = 'serving' | 'retry-after' | 'closing';
  * Graceful shutdown for one HTTP(S) server, with kube's semantics. Requests are tracked through
  * {@link Drainer.wrap}; connections through the server's `connection` event.
  *
- * shutdown(): (1) with retry-after, the listener stays open, new requests get 429 and in-flight
- * non-long-running requests are awaited; (2) the listener closes, long-running requests are told to
- * end, idle keep-alive connections are closed and every further response carries `Connection:
- * close`; connections that have not sent a request yet get a short grace to send one (Go does the
- * same; Node's own server.close() would cut them at once); (3) once every connection is gone the
- * server is closed; at the deadline whatever is left is destroyed.
+ * shutdown(): (1) with retry-after, the listener stays open, new requests get 429 (until the end)
+ * and in-flight non-long-running requests are awaited; (2) the listener closes, long-running
+ * requests are told to end and every further response carries `Connection: close`; an idle
+ * keep-alive connection is closed after a short idle grace (a request already on its way is
+ * answered, not cut), one that has not sent a request yet after a longer one (Go does the same;
+ * Node's own server.close() would cut them at once); a request read from a connection after it was
+ * closed never runs; (3) once every connection is gone the server is closed; at the deadline
+ * whatever is left is destroyed.
  */
 export class Drainer {
   private state: State = 'serving';
@@ -68,6 +83,9 @@ export class Drainer {
   private readonly isLongRunning: (req: IncomingMessage) => boolean;
   private readonly isExempt: (req: IncomingMessage) => boolean;
   private readonly graceMs: number;
+  private readonly idleGraceMs: number;
+  /** --shutdown-send-retry-after: from the start of the drain to its end, new requests get 429. */
+  private refuseNew = false;
   private waiters: (() => void)[] = [];
   private shutdownResult?: Promise<ShutdownResult>;
   private closingNow = false;
@@ -82,6 +100,7 @@ export class Drainer {
       opts.isExemptFromRetryAfter ?? retryAfterExemption(),
     );
     this.graceMs = opts.newConnectionGraceMs ?? 5000;
+    this.idleGraceMs = opts.idleConnectionGraceMs ?? 500;
     server.on('connection', (socket: Socket) => this.onConnection(socket));
   }
 
@@ -113,11 +132,17 @@ export class Drainer {
   /** The handler to give the server: admission (429 while draining) and request tracking around `inner`. */
   wrap(inner: RequestHandler): RequestHandler {
     return (req, res) => {
-      if (this.state === 'retry-after' && !this.isExempt(req)) {
-        writeRetryAfter(res);
+      const conn = this.conns.get(connKey(req.socket));
+      if (conn?.retired) {
+        req.socket.destroy();
         return;
       }
-      const conn = this.conns.get(connKey(req.socket));
+      // Also once the listener has closed, as kube's filter does: a request on a connection
+      // still open is refused with an answer, never run.
+      if (this.refuseNew && !this.isExempt(req)) {
+        refuseWithRetryAfter(req, res);
+        return;
+      }
       const t: Tracked = {
         res,
         socket: req.socket,
@@ -193,6 +218,7 @@ export class Drainer {
     timer.unref();
 
     this.state = opts.sendRetryAfter ? 'retry-after' : 'closing';
+    this.refuseNew = opts.sendRetryAfter;
     for (const t of this.tracked) if (!t.res.headersSent) t.res.setHeader('Connection', 'close');
     if (opts.sendRetryAfter) await Promise.race([this.inFlightDrained(), deadline]);
 
@@ -220,7 +246,7 @@ export class Drainer {
     // A socket reset before this event has no address any more; there is nothing left to drain.
     if (socket.remoteAddress === undefined) return;
     const key = connKey(socket);
-    const conn: Conn = { socket, acceptedAt: Date.now(), active: 0, served: 0 };
+    const conn: Conn = { socket, acceptedAt: Date.now(), active: 0, served: 0, retired: false };
     this.conns.set(key, conn);
     socket.once('close', () => {
       clearTimeout(conn.graceTimer);
@@ -235,23 +261,28 @@ export class Drainer {
     if (conn) {
       conn.active--;
       conn.served++;
-      // A response that went out before draining began did not say `Connection: close`.
-      if (this.state === 'closing' && conn.active === 0) t.socket.end();
+      // A response that went out before draining began did not say `Connection: close`, so its
+      // client may already be sending the next request on this connection: give it the idle grace
+      // to arrive and be answered rather than half-close under it (a request read after that
+      // would run with no way left to answer it).
+      if (this.state === 'closing' && conn.active === 0) this.closeIfIdle(conn);
     }
     if (!t.longRunning) this.wakeWaiters();
   }
 
+  /**
+   * Closes an idle connection once its grace is over: a connection that served requests gets the
+   * idle grace from now, one that has not sent a request yet the new-connection grace from its accept.
+   */
   private closeIfIdle(conn: Conn): void {
     if (conn.active > 0) return;
-    if (conn.served > 0) {
-      conn.socket.destroy();
-      return;
-    }
-    const left = conn.acceptedAt + this.graceMs - Date.now();
+    const left = conn.served > 0 ? this.idleGraceMs : conn.acceptedAt + this.graceMs - Date.now();
     clearTimeout(conn.graceTimer);
     conn.graceTimer = setTimeout(
       () => {
-        if (conn.active === 0) conn.socket.destroy();
+        if (conn.active > 0) return;
+        conn.retired = true;
+        conn.socket.destroy();
       },
       Math.max(0, left),
     );

@@ -25,7 +25,13 @@ export {
   type ShutdownOptions,
   type ShutdownResult,
 } from './drain.js';
-export { retryAfterExemption, writeRetryAfter, RETRY_AFTER_SECONDS, SHUTDOWN_MESSAGE } from './retry-after.js';
+export {
+  refuseWithRetryAfter,
+  retryAfterExemption,
+  writeRetryAfter,
+  RETRY_AFTER_SECONDS,
+  SHUTDOWN_MESSAGE,
+} from './retry-after.js';
 export { ServingError } from './errors.js';
 export {
   apiserverCertFileNames,
@@ -37,8 +43,27 @@ export {
   type SelfSignedFileNames,
   type SelfSignedHostsInput,
 } from './tls/self-signed.js';
-export { buildNameMap, extractNames, loadSniCertificates, lookupName, sniCallback, type SniCertificate } from './tls/sni.js';
-export { cipherKeyMismatch, contextOptions, readCABundle, serverTlsOptions, type ServerTlsOptions } from './tls/tls-options.js';
+export {
+  buildNameMap,
+  extractNames,
+  loadSniCertificates,
+  lookupName,
+  sniCallback,
+  type SniCertificate,
+} from './tls/sni.js';
+export {
+  cipherKeyMismatch,
+  contextOptions,
+  readCABundle,
+  serverTlsOptions,
+  type ServerTlsOptions,
+} from './tls/tls-options.js';
 export { peerIdentity, type PeerIdentity, type PeerIdentityError } from './tls/peer-identity.js';
-export { certificateNames, parseCertKeyPair, readCertKeyFiles, type CertKeyPair, type CertificateNames } from './tls/cert-key.js';
+export {
+  certificateNames,
+  parseCertKeyPair,
+  readCertKeyFiles,
+  type CertKeyPair,
+  type CertificateNames,
+} from './tls/cert-key.js';
 export { SECURE_SERVING_FLAG_EFFECTS } from './flag-effects.js';

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/** The most of a refused request's body read before the refusal goes out (Go: maxPostHandlerReadBytes). */
+const MAX_DISCARDED_BODY_BYTES = 256 << 10;
+
 /** kube's WithRetryAfter message, sent to every non-exempt request once draining has begun. */
 export const SHUTDOWN_MESSAGE = 'The apiserver is shutting down, please try again later.';
 
@@ -39,4 +42,33 @@ export function writeRetryAfter(res: ServerResponse): void {
     'Content-Length': Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+/**
+ * Refuses a request with {@link writeRetryAfter} once its body (up to 256 KiB, as Go discards) has
+ * been read. The refusal closes the connection; closing it with request bytes still unread makes
+ * the kernel send a reset, which can reach the client before it has read the 429 and turn a clean
+ * refusal into a "connection reset" it cannot tell from a lost write.
+ */
+export function refuseWithRetryAfter(req: IncomingMessage, res: ServerResponse): void {
+  let read = 0;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    req.off('data', count);
+    writeRetryAfter(res);
+  };
+  const count = (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > MAX_DISCARDED_BODY_BYTES) answer();
+  };
+  if (req.complete) {
+    answer();
+    return;
+  }
+  req.on('data', count);
+  req.once('end', answer);
+  req.once('error', answer);
+  req.once('close', answer);
 }

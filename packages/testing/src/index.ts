@@ -33,3 +33,12 @@ export { TestOtlpCollector, type CollectedSpan } from './otlp-collector.js';
 export { TestConnectProxy, type ConnectProxyOptions, type Tunnel } from './connect-proxy.js';
 export { startDurableRedis, type DurableRedis, type DurableRedisOptions } from './durable-redis.js';
 export { WatchReader, type WatchReaderEvent } from './watch-reader.js';
+export {
+  WriteLoad,
+  holdRequest,
+  type HeldRequest,
+  type HeldResponse,
+  type WriteLoadOptions,
+  type WriteOutcome,
+  type WriteRecord,
+} from './write-load.js';

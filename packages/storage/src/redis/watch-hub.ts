@@ -108,7 +108,10 @@ export class RedisWatchHub implements EventHub {
         await sleep(Math.min(100 * failures, 1_000));
       }
     }
-    conn.disconnect();
+    // close() has disconnected already unless it ran before this loop began. A second
+    // disconnect of an ended connection arms ioredis's 2 s "still open" timer, which nothing
+    // clears any more: it kept the process alive for 2 s after a clean shutdown.
+    if (conn.status !== 'end') conn.disconnect();
   }
 
   /**
