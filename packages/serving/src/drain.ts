@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerHttp2Session } from 'node:http2';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from '@keel/log';
 import { retryAfterExemption, writeRetryAfter } from './retry-after.js';
@@ -31,6 +32,8 @@ export interface DrainerOptions {
 
 interface Conn {
   readonly socket: Socket;
+  /** Set once the connection negotiated HTTP/2: it is closed with a GOAWAY, never cut. */
+  session?: ServerHttp2Session;
   readonly acceptedAt: number;
   active: number;
   served: number;
@@ -59,6 +62,10 @@ type State = 'serving' | 'retry-after' | 'closing';
  * close`; connections that have not sent a request yet get a short grace to send one (Go does the
  * same; Node's own server.close() would cut them at once); (3) once every connection is gone the
  * server is closed; at the deadline whatever is left is destroyed.
+ *
+ * An HTTP/2 connection is a session of streams: each stream counts as a request on it, and where
+ * HTTP/1.1 gets `Connection: close` or an ended socket, the session gets a GOAWAY (session.close()),
+ * which lets its open streams finish and then closes it.
  */
 export class Drainer {
   private state: State = 'serving';
@@ -83,6 +90,7 @@ export class Drainer {
     );
     this.graceMs = opts.newConnectionGraceMs ?? 5000;
     server.on('connection', (socket: Socket) => this.onConnection(socket));
+    server.on('session', (session: ServerHttp2Session) => this.onSession(session));
   }
 
   /**
@@ -229,6 +237,14 @@ export class Drainer {
     if (this.state === 'closing') this.closeIfIdle(conn);
   }
 
+  private onSession(session: ServerHttp2Session): void {
+    const socket = session.socket;
+    const conn = socket.remoteAddress === undefined ? undefined : this.conns.get(connKey(socket));
+    if (!conn) return;
+    conn.session = session;
+    if (this.state === 'closing') this.closeIfIdle(conn);
+  }
+
   private finished(t: Tracked): void {
     this.tracked.delete(t);
     const conn = t.conn;
@@ -236,12 +252,20 @@ export class Drainer {
       conn.active--;
       conn.served++;
       // A response that went out before draining began did not say `Connection: close`.
-      if (this.state === 'closing' && conn.active === 0) t.socket.end();
+      if (this.state === 'closing' && conn.active === 0) {
+        if (conn.session) closeSession(conn.session);
+        else t.socket.end();
+      }
     }
     if (!t.longRunning) this.wakeWaiters();
   }
 
   private closeIfIdle(conn: Conn): void {
+    // A session that has served streams gets its GOAWAY now: those still open finish first.
+    if (conn.session && conn.active + conn.served > 0) {
+      closeSession(conn.session);
+      return;
+    }
     if (conn.active > 0) return;
     if (conn.served > 0) {
       conn.socket.destroy();
@@ -251,7 +275,9 @@ export class Drainer {
     clearTimeout(conn.graceTimer);
     conn.graceTimer = setTimeout(
       () => {
-        if (conn.active === 0) conn.socket.destroy();
+        if (conn.active > 0) return;
+        if (conn.session) closeSession(conn.session);
+        else conn.socket.destroy();
       },
       Math.max(0, left),
     );
@@ -283,6 +309,10 @@ export class Drainer {
     this.waiters = [];
     for (const w of waiters) w();
   }
+}
+
+function closeSession(session: ServerHttp2Session): void {
+  if (!session.closed && !session.destroyed) session.close();
 }
 
 // The raw TCP socket and the TLS socket on top of it report the same peer, which links the two.

@@ -21,7 +21,7 @@ import {
 } from '@keel/health';
 import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
-import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
+import { apiserverCertFileNames, createSecureServer, http2Compatible, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
 import { tracingEnabled } from '@keel/tracing';
 import { profilingHandler } from '../endpoints/profiling.js';
@@ -269,7 +269,7 @@ export async function runServer(
 
   const server = createSecureServer({
     config: config.secureServing,
-    handler: withRoutableTarget(app),
+    handler: withRoutableTarget(http2Compatible(app)),
     logger,
     hosts: selfSignedHosts({
       bindAddress: config.secureServing.bindAddress,
