@@ -23,3 +23,4 @@ export { TestOIDCIssuer, signToken, type IssuerKey } from './oidc-issuer.js';
 export { signJwt } from './jwt.js';
 export { flagEffectsProblems } from './flag-effects.js';
 export { TestOtlpCollector, type CollectedSpan } from './otlp-collector.js';
+export { http2Request, http2Session, http2Watch, type Http2Reply, type Http2Watch } from './http2-client.js';

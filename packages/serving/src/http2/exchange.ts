@@ -8,7 +8,13 @@ import type { TLSSocket } from 'node:tls';
  * handlers and filters, written once for both protocols, set `Connection: close` (GOAWAY,
  * draining, Retry-After, bad targets) and `Transfer-Encoding: chunked` (watches).
  */
-const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+const CONNECTION_SPECIFIC = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** True for a request that arrived on an HTTP/2 stream (Node's compatibility objects). */
 export function isHttp2Request(req: IncomingMessage): boolean {
@@ -24,9 +30,9 @@ export function http2SessionOf(req: IncomingMessage): ServerHttp2Session | undef
 /**
  * Makes an HTTP/2 exchange behave, for code written against HTTP/1.1, as Go's server does:
  *
- * - `Connection: close` from a handler becomes a GOAWAY on the session (Go's http2 server starts
- *   a graceful shutdown of the connection when a handler's header says so): the streams in flight
- *   finish, the client opens a new connection for its next request. The other connection-specific
+ * - `Connection: close` from a handler becomes a GOAWAY on the session as the headers are sent
+ *   (Go's http2 server starts a graceful shutdown of the connection when a handler's header says
+ *   so): the streams in flight finish, the client opens a new connection for its next request. The other connection-specific
  *   fields are dropped; a status message (`writeHead(code, 'text', ...)`) does not exist in
  *   HTTP/2 and is dropped too instead of raising a runtime warning per response.
  * - `req.socket` / `res.socket` are the session's TLS socket, not Node's proxy for it: the peer
@@ -62,15 +68,36 @@ export function adaptHttp2Exchange(req: IncomingMessage, res: ServerResponse): v
       return res;
     },
   });
+  // Go sends the GOAWAY as the headers go out, before the body: a client then sees it before
+  // the response ends and sends its next request on a new connection instead of on this one,
+  // where the stream would be refused.
+  const goawayOnceSent = () => {
+    if (goaway && h2res.headersSent && !session.closed && !session.destroyed) session.close();
+  };
   Object.defineProperty(res, 'writeHead', {
     configurable: true,
     writable: true,
     value(code: number, ...rest: unknown[]) {
       const headers = rest.find((r) => typeof r === 'object' && r !== null);
       writeHead(code, headers === undefined ? undefined : withoutConnectionHeaders(headers, keep));
+      goawayOnceSent();
       return res;
     },
   });
+  // write() and end() send the headers themselves when writeHead was not called.
+  for (const name of ['write', 'end'] as const) {
+    const original = h2res[name].bind(h2res) as (...args: unknown[]) => unknown;
+    Object.defineProperty(res, name, {
+      configurable: true,
+      writable: true,
+      value(...args: unknown[]) {
+        const result = original(...args);
+        goawayOnceSent();
+        return result;
+      },
+    });
+  }
+  // A response reset before its headers went out still says the connection should go.
   res.once('close', () => {
     if (goaway && !session.closed && !session.destroyed) session.close();
   });

@@ -3,14 +3,16 @@ import { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { isHttp2Request } from './exchange.js';
 
 /**
- * What the bridge needs of an Express 5 application: `handle` sets the prototypes of req and res
- * to `this.request` / `this.response` before routing.
+ * What the bridge needs of an Express 5 application: its `handle` (present at run time, absent
+ * from @types/express) sets the prototypes of req and res to `this.request` / `this.response`
+ * before routing.
  */
 export interface PrototypeSwappingApp {
   readonly request: object;
   readonly response: object;
-  handle(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void;
 }
+
+type Handle = (this: PrototypeSwappingApp, req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Lets an Express 5 app serve HTTP/2 streams as well as HTTP/1.1 requests.
@@ -28,14 +30,19 @@ export interface PrototypeSwappingApp {
  * Express's shared application prototype or reroute its `request` getter through mutable
  * one-shot state; this is the same idea in a few lines, scoped to one app.
  */
-export function http2Compatible(app: PrototypeSwappingApp): (req: IncomingMessage, res: ServerResponse) => void {
+export function http2Compatible(
+  app: PrototypeSwappingApp,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = (app as { handle?: unknown }).handle;
+  if (typeof handle !== 'function')
+    throw new TypeError('http2Compatible: the app has no handle(); is it Express 5?');
+  const run = handle as Handle;
   const view: PrototypeSwappingApp = Object.create(app, {
     request: { value: rebase(app.request, IncomingMessage.prototype, Http2ServerRequest.prototype) },
     response: { value: rebase(app.response, ServerResponse.prototype, Http2ServerResponse.prototype) },
   }) as PrototypeSwappingApp;
   return (req, res) => {
-    if (isHttp2Request(req)) view.handle(req, res);
-    else app.handle(req, res);
+    run.call(isHttp2Request(req) ? view : app, req, res);
   };
 }
 

@@ -39,7 +39,11 @@ export function serverSettings(maxStreams: number): Settings {
  * Node's own session timeout counts any inactivity, open streams or not, so it would cut a quiet
  * watch; this one runs only while the session has no stream.
  */
-export function manageSession(session: ServerHttp2Session, maxStreams: number, idleMs = HTTP2_IDLE_TIMEOUT_MS): void {
+export function manageSession(
+  session: ServerHttp2Session,
+  maxStreams: number,
+  idleMs = HTTP2_IDLE_TIMEOUT_MS,
+): void {
   const setWindow = () => {
     try {
       session.setLocalWindowSize(Math.min(STREAM_WINDOW_BYTES * maxStreams, 2 ** 31 - 1));

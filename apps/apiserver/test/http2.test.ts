@@ -1,0 +1,157 @@
+import type { ClientHttp2Session } from 'node:http2';
+import {
+  ADMIN_TOKEN,
+  http2Request,
+  http2Session,
+  http2Watch,
+  TestApiServer,
+  type Http2Reply,
+} from '@keel/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS, eventBody } from './support/fixtures.js';
+import { rawRequest } from './support/http.js';
+import { exited, signal } from './support/lifecycle.js';
+
+// HTTP/2 on the API server's secure port: the same answers as HTTP/1.1, watches multiplexed over
+// one connection, --http2-max-streams-per-connection in SETTINGS, --goaway-chance as GOAWAY
+// frames, and a drain that ends open watches cleanly.
+
+const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+/** Fields that differ between two otherwise equal answers given at different moments. */
+function stable(text: string): unknown {
+  return JSON.parse(text, (key, value: unknown) =>
+    ['resourceVersion', 'uid', 'creationTimestamp', 'time', 'name'].includes(key) ? '-' : value,
+  );
+}
+
+describe('HTTP/2', () => {
+  let server: TestApiServer;
+  let session: ClientHttp2Session;
+  beforeAll(async () => {
+    server = await TestApiServer.start({ args: ['--http2-max-streams-per-connection=40'] });
+    await server.ready();
+    session = await http2Session(server.url, server.ca);
+  });
+  afterAll(async () => {
+    session?.close();
+    await server?.stop();
+  });
+
+  it('negotiates h2 and announces --http2-max-streams-per-connection', () => {
+    expect(session.alpnProtocol).toBe('h2');
+    expect(session.remoteSettings.maxConcurrentStreams).toBe(40);
+  });
+
+  it('answers a create, a list, a 404 and a 401 as HTTP/1.1 does', async () => {
+    const post = (name: string) => JSON.stringify(eventBody(name));
+    const h2Create = await http2Request(
+      session,
+      EVENTS,
+      { ':method': 'POST', 'content-type': 'application/json', ...auth },
+      post('over-h2'),
+    );
+    const h1Create = await server.request('POST', EVENTS, { body: eventBody('over-h1') });
+    expect(h2Create.status).toBe(201);
+    expect(h1Create.status).toBe(201);
+    expect(stable(h2Create.text)).toEqual(stable(h1Create.text));
+
+    const same = async (path: string, h2: Http2Reply, token: string | null = ADMIN_TOKEN) => {
+      const h1 = await rawRequest(server, path, { token });
+      expect({ status: h2.status, type: h2.headers['content-type'] }).toEqual({
+        status: h1.status,
+        type: h1.headers['content-type'],
+      });
+      return { h1: h1.text, h2: h2.text };
+    };
+    const list = await same(EVENTS, await http2Request(session, EVENTS, auth));
+    expect(stable(list.h2)).toEqual(stable(list.h1));
+    expect((JSON.parse(list.h2) as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(2);
+    const missing = await same(`${EVENTS}/nope`, await http2Request(session, `${EVENTS}/nope`, auth));
+    expect(missing.h2).toBe(missing.h1);
+    expect(JSON.parse(missing.h2)).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+    const denied = await same(
+      EVENTS,
+      await http2Request(session, EVENTS, { authorization: 'Bearer wrong' }),
+      'wrong',
+    );
+    expect(denied.h2).toBe(denied.h1);
+    expect(JSON.parse(denied.h2)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+  });
+
+  it('multiplexes 20 watches over one session, and every one gets the event', async () => {
+    const watches = Array.from({ length: 20 }, () =>
+      http2Watch(session, `${EVENTS}?watch=true&resourceVersion=0&fieldSelector=metadata.name%3Dmux`, auth),
+    );
+    expect(await Promise.all(watches.map((w) => w.status))).toEqual(Array(20).fill(200));
+    expect((await server.request('POST', EVENTS, { body: eventBody('mux') })).status).toBe(201);
+    await until(() => watches.every((w) => w.events.length >= 1));
+    for (const w of watches) {
+      expect(w.events[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'mux' } } });
+      w.stream.close();
+    }
+  });
+});
+
+describe('HTTP/2 with --goaway-chance', () => {
+  let server: TestApiServer;
+  beforeAll(async () => {
+    server = await TestApiServer.start({ args: ['--goaway-chance=0.02'] });
+    await server.ready();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('sends GOAWAY on a few sessions; every request is answered on the session or the next one', async () => {
+    // Binomial(600, 0.02): mean 12; no GOAWAY at all has probability 0.98^600 = 5.5e-6, more than
+    // 45 about 1e-12. A client opens a new session once its current one said GOAWAY.
+    let session = await http2Session(server.url, server.ca);
+    let goaways = 0;
+    const failures: string[] = [];
+    const watchGoaway = (s: ClientHttp2Session) => s.once('goaway', () => goaways++);
+    watchGoaway(session);
+    for (let i = 0; i < 600; i++) {
+      if (session.closed || session.destroyed) {
+        session = await http2Session(server.url, server.ca);
+        watchGoaway(session);
+      }
+      const r = await http2Request(session, EVENTS, auth);
+      if (r.status !== 200) failures.push(`${r.status} ${r.text}`);
+      expect(r.headers.connection).toBeUndefined();
+    }
+    session.close();
+    expect(failures).toEqual([]);
+    expect(goaways).toBeGreaterThan(0);
+    expect(goaways).toBeLessThanOrEqual(45);
+  });
+});
+
+describe('HTTP/2 and shutdown', () => {
+  let running: TestApiServer | undefined;
+  afterEach(async () => {
+    await running?.stop('SIGKILL');
+    running = undefined;
+  });
+
+  it('SIGTERM ends open h2 watches cleanly, sends GOAWAY and exits 0', async () => {
+    const server = (running = await TestApiServer.start());
+    await server.ready();
+    const session = await http2Session(server.url, server.ca);
+    const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()));
+    const watches = Array.from({ length: 5 }, () => http2Watch(session, `${EVENTS}?watch=true`, auth));
+    expect(await Promise.all(watches.map((w) => w.status))).toEqual(Array(5).fill(200));
+    signal(server);
+    await Promise.all(watches.map((w) => w.ended));
+    await goaway;
+    expect((await exited(server)).code).toBe(0);
+  });
+});
+
+async function until(test: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
