@@ -44,7 +44,8 @@ export interface HandlerChainConfig {
  *   metrics      - counts every request, refusals by later filters included;
  *   audit ID     - so every response, even a 401, carries Audit-ID;
  *   HSTS         - a header every answer carries;
- *   GOAWAY       - with --goaway-chance, `Connection: close` on a random fraction of requests;
+ *   GOAWAY       - with --goaway-chance, `Connection: close` on a random fraction of requests
+ *     (a GOAWAY frame on HTTP/2);
  *     inside HSTS and outside authentication and the limits, as in kube, so a 401 or a 429
  *     may say it too;
  *   CORS         - headers and preflight answers that must not need credentials;
