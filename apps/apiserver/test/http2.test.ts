@@ -1,4 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ClientHttp2Session } from 'node:http2';
+import { gunzipSync } from 'node:zlib';
 import {
   ADMIN_TOKEN,
   http2Request,
@@ -90,6 +92,50 @@ describe('HTTP/2', () => {
       expect(w.events[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'mux' } } });
       w.stream.close();
     }
+    // A stream the client cancels ends the watch on the server as a closed connection does.
+    await untilAsync(async () => (await watchesRunning(server)) === 0);
+  });
+
+  it('refuses a body over 3 MiB with the 413 Status HTTP/1.1 gets', async () => {
+    const big = JSON.stringify({ ...eventBody('big'), note: 'x'.repeat(3 * 1024 * 1024) });
+    const headers = { ':method': 'POST', 'content-type': 'application/json', ...auth };
+    const h2 = await http2Request(session, EVENTS, headers, big);
+    const h1 = await rawRequest(server, EVENTS, {
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect({ status: h2.status, text: h2.text }).toEqual({ status: h1.status, text: h1.text });
+    expect(h2.status).toBe(413);
+    // The session is still usable.
+    expect((await http2Request(session, '/livez')).text).toBe('ok');
+  });
+
+  it('gzips a large list for a client that accepts it, streamed as over HTTP/1.1', async () => {
+    const ns = '/api/v1/namespaces/h2-gzip/configmaps';
+    expect(
+      (await server.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'h2-gzip' } } }))
+        .status,
+    ).toBe(201);
+    for (let i = 0; i < 300; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          server.request('POST', ns, {
+            body: { metadata: { name: `cm-${i + j}` }, data: { v: 'x'.repeat(1000) } },
+          }),
+        ),
+      );
+    }
+    const gz = await http2Bytes(session, ns, { ...auth, 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const items = (body: Buffer) =>
+      (JSON.parse(body.toString('utf8')) as { items: { metadata: { name: string } }[] }).items.filter((i) =>
+        i.metadata.name.startsWith('cm-'),
+      ).length;
+    expect(items(gunzipSync(gz.body))).toBe(300);
+    const plain = await http2Bytes(session, ns, auth);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(items(plain.body)).toBe(300);
   });
 });
 
@@ -147,6 +193,36 @@ describe('HTTP/2 and shutdown', () => {
     expect((await exited(server)).code).toBe(0);
   });
 });
+
+/** The watches the server is serving, from apiserver_longrunning_requests. */
+async function watchesRunning(server: TestApiServer): Promise<number> {
+  const text = (await server.request('GET', '/metrics')).text;
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('apiserver_longrunning_requests{') && l.includes('verb="WATCH"'))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
+/** A whole response body as bytes, undecoded. */
+function http2Bytes(session: ClientHttp2Session, path: string, headers: Record<string, string>) {
+  return new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const stream = session.request({ ':path': path, ...headers });
+    const chunks: Buffer[] = [];
+    let got: IncomingHttpHeaders = {};
+    stream.on('response', (h) => (got = h));
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve({ headers: got, body: Buffer.concat(chunks) }));
+    stream.on('error', reject);
+  });
+}
+
+async function untilAsync(test: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 async function until(test: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
