@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ClientHttp2Session } from 'node:http2';
 import { gunzipSync } from 'node:zlib';
@@ -13,6 +14,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS, eventBody } from './support/fixtures.js';
 import { rawRequest } from './support/http.js';
 import { exited, signal } from './support/lifecycle.js';
+import { clientConfig, writeManifest } from './support/clients/kubeconfig.js';
+import { KUBECTL, KubectlStream, kubectlOk } from './support/clients/kubectl.js';
 
 // HTTP/2 on the API server's secure port: the same answers as HTTP/1.1, watches multiplexed over
 // one connection, --http2-max-streams-per-connection in SETTINGS, --goaway-chance as GOAWAY
@@ -136,6 +139,56 @@ describe('HTTP/2', () => {
     const plain = await http2Bytes(session, ns, auth);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(items(plain.body)).toBe(300);
+  });
+});
+
+describe('real kubectl over HTTP/2', () => {
+  let server: TestApiServer;
+  beforeAll(async () => {
+    server = await TestApiServer.start();
+    await server.ready();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("negotiates h2 (Go's default over TLS) and gets, applies and watches", async () => {
+    const config = clientConfig(server);
+    // Go's http2 debug log names the transport and the :method of each request it sends.
+    const traced = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+      execFile(
+        KUBECTL,
+        [
+          `--kubeconfig=${config.kubeconfig}`,
+          `--cache-dir=${config.dir}/cache`,
+          'get',
+          'namespace',
+          'default',
+          '-o',
+          'name',
+        ],
+        { env: { ...process.env, GODEBUG: 'http2debug=1' }, timeout: 60_000 },
+        (err, stdout, stderr) => (err ? reject(err) : resolve({ stdout, stderr })),
+      ),
+    );
+    expect(traced.stdout.trim()).toBe('namespace/default');
+    expect(traced.stderr).toMatch(/http2: Transport encoding header ":method" = "GET"/);
+
+    const watch = new KubectlStream(config, ['get', 'configmaps', '-n', 'default', '--watch', '-o', 'name']);
+    try {
+      const manifest = writeManifest(
+        config,
+        'cm.yaml',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: over-h2\n  namespace: default\ndata:\n  a: b\n',
+      );
+      expect(await kubectlOk(config, ['apply', '-f', manifest])).toContain('configmap/over-h2 created');
+      await watch.waitFor((out) => out.includes('configmap/over-h2'));
+      expect(
+        await kubectlOk(config, ['get', 'configmap', 'over-h2', '-n', 'default', '-o', 'jsonpath={.data.a}']),
+      ).toBe('b');
+    } finally {
+      await watch.stop();
+    }
   });
 });
 
