@@ -168,7 +168,8 @@ describe('real kubectl over HTTP/2', () => {
           'name',
         ],
         { env: { ...process.env, GODEBUG: 'http2debug=1' }, timeout: 60_000 },
-        (err, stdout, stderr) => (err ? reject(err) : resolve({ stdout, stderr })),
+        (err, stdout, stderr) =>
+          err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve({ stdout, stderr }),
       ),
     );
     expect(traced.stdout.trim()).toBe('namespace/default');

@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSecureServer as createHttp2SecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, ListenOptions } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { Logger } from '@keel/log';
 import { Drainer, type RequestHandler, type ShutdownOptions, type ShutdownResult } from './drain.js';
 import { ServingError } from './errors.js';
@@ -132,7 +133,7 @@ export class SecureServer {
       adaptHttp2Exchange(req, res);
       handle(req, res);
     });
-    server.on('tlsClientError', (err, socket) =>
+    server.on('tlsClientError', (err: Error, socket: TLSSocket) =>
       logger
         .v(2)
         .info('TLS handshake error', { remote: `${socket.remoteAddress}:${socket.remotePort}`, err }),

@@ -97,7 +97,7 @@ describe('HTTP/2 on the secure port', () => {
     });
     const { port } = await server.listen();
     const session = await h2Connect(port);
-    const goaway = new Promise<number>((resolve) => session.once('goaway', (code) => resolve(code)));
+    const goaway = new Promise<number>((resolve) => session.once('goaway', (code: number) => resolve(code)));
     const reply = await h2Request(session);
     expect(reply).toMatchObject({ status: 200, body: 'HTTP/2.0' });
     expect(reply.headers['x-kept']).toBe('yes');
