@@ -75,11 +75,14 @@ describe('HTTP/2', () => {
     const missing = await same(`${EVENTS}/nope`, await http2Request(session, `${EVENTS}/nope`, auth));
     expect(missing.h2).toBe(missing.h1);
     expect(JSON.parse(missing.h2)).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+    // A session of its own: UnauthenticatedHTTP2DOSMitigation ends it after the 401.
+    const once = await http2Session(server.url, server.ca);
     const denied = await same(
       EVENTS,
-      await http2Request(session, EVENTS, { authorization: 'Bearer wrong' }),
+      await http2Request(once, EVENTS, { authorization: 'Bearer wrong' }),
       'wrong',
     );
+    once.close();
     expect(denied.h2).toBe(denied.h1);
     expect(JSON.parse(denied.h2)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
   });
@@ -111,7 +114,7 @@ describe('HTTP/2', () => {
     expect({ status: h2.status, text: h2.text }).toEqual({ status: h1.status, text: h1.text });
     expect(h2.status).toBe(413);
     // The session is still usable.
-    expect((await http2Request(session, '/livez')).text).toBe('ok');
+    expect((await http2Request(session, '/livez', auth)).text).toBe('ok');
   });
 
   it('gzips a large list for a client that accepts it, streamed as over HTTP/1.1', async () => {
@@ -140,6 +143,49 @@ describe('HTTP/2', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(items(plain.body)).toBe(300);
   });
+});
+
+describe.each([
+  ['on (the default)', [], true],
+  ['off', ['--feature-gates=UnauthenticatedHTTP2DOSMitigation=false'], false],
+] as const)('UnauthenticatedHTTP2DOSMitigation %s', (_name, args, mitigated) => {
+  let server: TestApiServer;
+  beforeAll(async () => {
+    server = await TestApiServer.start({ args: [...args] });
+    await server.ready();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** Whether the session got a GOAWAY once the answer to one request on it was read. */
+  async function goawayAfter(
+    headers: Record<string, string>,
+    path = '/livez',
+  ): Promise<{ status: number; goaway: boolean }> {
+    const session = await http2Session(server.url, server.ca);
+    let goaway = false;
+    session.once('goaway', () => (goaway = true));
+    const r = await http2Request(session, path, headers);
+    // Still open: a PING answered after the response proves no GOAWAY was on its way before it.
+    await new Promise<void>((resolve) => (session.closed ? resolve() : session.ping(() => resolve())));
+    session.close();
+    return { status: r.status, goaway };
+  }
+
+  it(
+    mitigated
+      ? 'ends a session after an anonymous or refused request, not after an authenticated one'
+      : 'keeps every session open',
+    async () => {
+      expect(await goawayAfter({})).toEqual({ status: 200, goaway: mitigated });
+      expect(await goawayAfter({ authorization: 'Bearer wrong' }, EVENTS)).toEqual({
+        status: 401,
+        goaway: mitigated,
+      });
+      expect(await goawayAfter(auth, EVENTS)).toEqual({ status: 200, goaway: false });
+    },
+  );
 });
 
 describe('real kubectl over HTTP/2', () => {

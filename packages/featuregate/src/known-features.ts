@@ -63,11 +63,7 @@ export const keelFeatures = {
   },
   RetryGenerateName: { default: true, preRelease: 'GA', lockToDefault: true },
   StorageVersionHash: { default: true, preRelease: 'BETA' },
-  UnauthenticatedHTTP2DOSMitigation: {
-    default: true,
-    preRelease: 'BETA',
-    keel: { meaningless: 'serves only HTTP/1.1, never HTTP/2' },
-  },
+  UnauthenticatedHTTP2DOSMitigation: { default: true, preRelease: 'BETA' },
   WatchCacheInitializationPostStartHook: {
     default: false,
     preRelease: 'BETA',

@@ -35,6 +35,8 @@ export interface HandlerChainConfig {
   readonly compression: boolean;
   /** --tracing-config-file: every authenticated request gets a server span. */
   readonly tracing: boolean;
+  /** The UnauthenticatedHTTP2DOSMitigation gate: an HTTP/2 connection ends after a refused or anonymous request. */
+  readonly http2DosMitigation: boolean;
 }
 
 /**
@@ -74,7 +76,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withHSTS(config.strictTransportSecurity),
       ...(config.goawayChance > 0 ? [withProbabilisticGoaway(config.goawayChance)] : []),
       withCORS(config.corsAllowedOrigins),
-      withAuthentication(config.authenticator, config.auditor),
+      withAuthentication(config.authenticator, config.auditor, config.http2DosMitigation),
       ...(config.tracing ? [withTracing()] : []),
       withAudit(config.auditor, config.metrics.audit),
       withImpersonation(config.authorizer),

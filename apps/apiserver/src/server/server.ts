@@ -243,6 +243,7 @@ export async function runServer(
       corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
       goawayChance: config.serverRun.goawayChance,
       compression: config.featureGates.enabled('APIResponseCompression'),
+      http2DosMitigation: config.featureGates.enabled('UnauthenticatedHTTP2DOSMitigation'),
       tracing: tracingEnabled(),
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
