@@ -11,6 +11,9 @@ import { SECURE_SERVING_FLAG_EFFECTS } from '@keel/serving';
  */
 export const apiServerFlagEffects: FlagEffects = {
   ...SECURE_SERVING_FLAG_EFFECTS,
+  'http2-max-streams-per-connection': {
+    acts: ['packages/serving/src/http2/http2.test.ts', 'apps/apiserver/test/http2.test.ts'],
+  },
   ...LOG_FLAG_EFFECTS,
   ...METRICS_FLAG_EFFECTS,
   'advertise-address': {

@@ -11,6 +11,9 @@ import { SECURE_SERVING_FLAG_EFFECTS } from '@keel/serving';
  */
 export const schedulerFlagEffects: FlagEffects = {
   ...SECURE_SERVING_FLAG_EFFECTS,
+  'http2-max-streams-per-connection': {
+    acts: ['packages/serving/src/http2/http2.test.ts', 'apps/scheduler/test/secure-port.test.ts'],
+  },
   ...LOG_FLAG_EFFECTS,
   ...METRICS_FLAG_EFFECTS,
   config: {

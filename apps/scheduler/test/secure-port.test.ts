@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonProcess, freePort, schedulerEntry } from '@keel/testing';
+import { DaemonProcess, freePort, http2Request, http2Session, schedulerEntry } from '@keel/testing';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -11,6 +11,8 @@ const unreachable = '--master=https://127.0.0.1:1';
 
 interface Started {
   daemon: DaemonProcess;
+  url: string;
+  ca: string;
   get(path: string): Promise<{ status: number; text: string; type: string }>;
   close(): Promise<void>;
 }
@@ -33,11 +35,12 @@ async function start(extra: string[] = []): Promise<Started> {
     ...extra,
   ]);
   await daemon.waitFor(/"Serving securely"/);
-  const agent = new Agent({
-    connect: { ca: readFileSync(join(certDir, 'platform-scheduler-ca.crt'), 'utf8') },
-  });
+  const ca = readFileSync(join(certDir, 'platform-scheduler-ca.crt'), 'utf8');
+  const agent = new Agent({ connect: { ca } });
   const started: Started = {
     daemon,
+    url: `https://127.0.0.1:${port}`,
+    ca,
     async get(path) {
       const r = await request(`https://127.0.0.1:${port}${path}`, { dispatcher: agent });
       return { status: r.statusCode, text: await r.body.text(), type: String(r.headers['content-type']) };
@@ -103,6 +106,21 @@ describe('keel-scheduler secure port (built, HTTPS)', () => {
     const r = await s.get('/metrics');
     expect(r.text).not.toContain('scheduler_pending_pods');
     expect(r.text).toContain('scheduler_schedule_attempts_total');
+  });
+
+  it('serves HTTP/2 too, announcing --http2-max-streams-per-connection, with the same answers', async () => {
+    const s = await start(['--http2-max-streams-per-connection=33']);
+    const session = await http2Session(s.url, s.ca);
+    try {
+      expect(session.alpnProtocol).toBe('h2');
+      expect(session.remoteSettings.maxConcurrentStreams).toBe(33);
+      expect(await http2Request(session, '/healthz')).toMatchObject({ status: 200, text: 'ok' });
+      const [h2, h1] = [await http2Request(session, '/metrics'), await s.get('/metrics')];
+      expect({ status: h2.status, text: h2.text }).toEqual({ status: h1.status, text: h1.text });
+      expect(h2.status).toBe(403);
+    } finally {
+      session.close();
+    }
   });
 
   it('does not listen at all with --secure-port=0', async () => {

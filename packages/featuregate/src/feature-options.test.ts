@@ -64,7 +64,7 @@ describe('FeatureOptions defaults', () => {
     expect(lines).toContain('WatchList=true|false (BETA - default=true)');
     expect(lines).toContain('APIServerIdentity=true|false (BETA - default=true)');
     expect(lines).toContain(
-      'UnauthenticatedHTTP2DOSMitigation=true|false (BETA - default=true, meaningless: Keel serves only HTTP/1.1, never HTTP/2)',
+      'SchedulerAsyncPreemption=true|false (BETA - default=true, meaningless: Keel schedules without preemption, so there is none to run asynchronously)',
     );
     expect(usage).not.toContain('ConsistentListFromCache');
     expect(lines.slice(1)).toEqual([...lines.slice(1)].sort());

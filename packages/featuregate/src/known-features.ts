@@ -3,7 +3,7 @@ export type PreRelease = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 /**
  * What a gate that no Keel code reads means in Keel. Each reason is a predicate that follows the
- * word "Keel" in errors and help ("Keel serves no HTTP/2").
+ * word "Keel" in errors and help ("Keel schedules without preemption, ...").
  */
 export type KeelStatus =
   /**
@@ -63,11 +63,7 @@ export const keelFeatures = {
   },
   RetryGenerateName: { default: true, preRelease: 'GA', lockToDefault: true },
   StorageVersionHash: { default: true, preRelease: 'BETA' },
-  UnauthenticatedHTTP2DOSMitigation: {
-    default: true,
-    preRelease: 'BETA',
-    keel: { meaningless: 'serves only HTTP/1.1, never HTTP/2' },
-  },
+  UnauthenticatedHTTP2DOSMitigation: { default: true, preRelease: 'BETA' },
   WatchCacheInitializationPostStartHook: {
     default: false,
     preRelease: 'BETA',

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerHttp2Session } from 'node:http2';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from '@keel/log';
 import { refuseWithRetryAfter, retryAfterExemption } from './retry-after.js';
@@ -38,6 +39,8 @@ export interface DrainerOptions {
 
 interface Conn {
   readonly socket: Socket;
+  /** Set once the connection negotiated HTTP/2: it is closed with a GOAWAY, never cut. */
+  session?: ServerHttp2Session;
   readonly acceptedAt: number;
   active: number;
   served: number;
@@ -74,6 +77,10 @@ type State = 'serving' | 'retry-after' | 'closing';
  * Node's own server.close() would cut them at once); a request read from a connection after it was
  * closed never runs; (3) once every connection is gone the server is closed; at the deadline
  * whatever is left is destroyed.
+ *
+ * An HTTP/2 connection is a session of streams: each stream counts as a request on it, and where
+ * HTTP/1.1 gets `Connection: close` or an ended socket, the session gets a GOAWAY (session.close()),
+ * which lets its open streams finish and then closes it.
  */
 export class Drainer {
   private state: State = 'serving';
@@ -102,6 +109,7 @@ export class Drainer {
     this.graceMs = opts.newConnectionGraceMs ?? 5000;
     this.idleGraceMs = opts.idleConnectionGraceMs ?? 500;
     server.on('connection', (socket: Socket) => this.onConnection(socket));
+    server.on('session', (session: ServerHttp2Session) => this.onSession(session));
   }
 
   /**
@@ -255,6 +263,14 @@ export class Drainer {
     if (this.state === 'closing') this.closeIfIdle(conn);
   }
 
+  private onSession(session: ServerHttp2Session): void {
+    const socket = session.socket;
+    const conn = socket.remoteAddress === undefined ? undefined : this.conns.get(connKey(socket));
+    if (!conn) return;
+    conn.session = session;
+    if (this.state === 'closing') this.closeIfIdle(conn);
+  }
+
   private finished(t: Tracked): void {
     this.tracked.delete(t);
     const conn = t.conn;
@@ -275,14 +291,22 @@ export class Drainer {
    * idle grace from now, one that has not sent a request yet the new-connection grace from its accept.
    */
   private closeIfIdle(conn: Conn): void {
+    // A session that has served streams gets its GOAWAY now: those still open finish first.
+    if (conn.session && conn.active + conn.served > 0) {
+      closeSession(conn.session);
+      return;
+    }
     if (conn.active > 0) return;
     const left = conn.served > 0 ? this.idleGraceMs : conn.acceptedAt + this.graceMs - Date.now();
     clearTimeout(conn.graceTimer);
     conn.graceTimer = setTimeout(
       () => {
         if (conn.active > 0) return;
-        conn.retired = true;
-        conn.socket.destroy();
+        if (conn.session) closeSession(conn.session);
+        else {
+          conn.retired = true;
+          conn.socket.destroy();
+        }
       },
       Math.max(0, left),
     );
@@ -314,6 +338,10 @@ export class Drainer {
     this.waiters = [];
     for (const w of waiters) w();
   }
+}
+
+function closeSession(session: ServerHttp2Session): void {
+  if (!session.closed && !session.destroyed) session.close();
 }
 
 // The raw TCP socket and the TLS socket on top of it report the same peer, which links the two.

@@ -6,7 +6,4 @@ export const SECURE_SERVING_FLAG_EFFECTS: FlagEffects = {
     meaningless:
       'Node.js always sets SO_REUSEADDR on a listening socket, so the address is always shared in this sense',
   },
-  'http2-max-streams-per-connection': {
-    refused: 'Keel serves HTTP/1.1 only, so there is no HTTP/2 stream to limit',
-  },
 };

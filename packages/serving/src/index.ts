@@ -67,3 +67,6 @@ export {
   type CertificateNames,
 } from './tls/cert-key.js';
 export { SECURE_SERVING_FLAG_EFFECTS } from './flag-effects.js';
+export { adaptHttp2Exchange, http2SessionOf, isHttp2Request } from './http2/exchange.js';
+export { http2Compatible, type PrototypeSwappingApp } from './http2/express-bridge.js';
+export { DEFAULT_MAX_CONCURRENT_STREAMS, HTTP2_IDLE_TIMEOUT_MS } from './http2/settings.js';

@@ -1,10 +1,13 @@
 import { createPrivateKey } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { createSecureServer as createHttp2SecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, ListenOptions } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { Logger } from '@keel/log';
 import { Drainer, type RequestHandler, type ShutdownOptions, type ShutdownResult } from './drain.js';
 import { ServingError } from './errors.js';
+import { adaptHttp2Exchange } from './http2/exchange.js';
+import { manageSession, maxConcurrentStreams, serverSettings } from './http2/settings.js';
 import type { SecureServingConfig } from './secure-serving-options.js';
 import { errorMessage, readCertKeyFiles, type CertKeyPair, parseCertKeyPair } from './tls/cert-key.js';
 import { ensureSelfSignedCert, selfSignedHosts, type SelfSignedFileNames } from './tls/self-signed.js';
@@ -48,8 +51,12 @@ const IDLE_TIMEOUT_MS = 90_000;
 const READ_HEADER_TIMEOUT_MS = 32_000;
 
 /**
- * The HTTPS/1.1 listener shared by both daemons. HTTP/2 is not served (Express cannot run on
- * node:http2), so each daemon's flag table refuses --http2-max-streams-per-connection. Address
+ * The HTTPS listener shared by both daemons: HTTP/2 and HTTP/1.1 on one port, chosen by ALPN with
+ * h2 first as Go offers it (a client without ALPN gets HTTP/1.1). Handlers see Node's
+ * compatibility request/response for HTTP/2, adapted by adaptHttp2Exchange so that code written
+ * for HTTP/1.1 (`Connection: close`, chunked watches, `req.socket`) means the same on a stream;
+ * an Express app needs http2Compatible in front of it as well. --http2-max-streams-per-connection
+ * is the SETTINGS_MAX_CONCURRENT_STREAMS each session announces (http2/settings.ts). Address
  * sharing (SO_REUSEADDR) is what libuv always does on Unix, so --permit-address-sharing is
  * documented as meaningless; --permit-port-sharing needs Node's `reusePort` (22.12+) and fails
  * start-up on older runtimes.
@@ -58,7 +65,7 @@ const READ_HEADER_TIMEOUT_MS = 32_000;
  * must not create the server at all.
  */
 export class SecureServer {
-  private server?: Server;
+  private server?: Http2SecureServer;
   private drainer?: Drainer;
   private cert?: ServingCertificate;
 
@@ -91,16 +98,26 @@ export class SecureServer {
       }),
     );
     const callback = sniCallback(sni, base);
-    const server = createServer({
+    const maxStreams = maxConcurrentStreams(config.http2MaxStreamsPerConnection);
+    const server = createHttp2SecureServer({
       ...contextOptions(base, pair.certPem, pair.keyPem),
       requestCert: base.requestCert,
       rejectUnauthorized: false,
       ...(callback ? { SNICallback: callback } : {}),
-      ALPNProtocols: ['http/1.1'],
+      allowHTTP1: true,
+      ALPNProtocols: ['h2', 'http/1.1'],
+      settings: serverSettings(maxStreams),
+    });
+    // The HTTP/1.1 side is Node's http server logic running on this server object, which reads
+    // these from it; http2's constructor leaves them unset (no keep-alive timeout, no header
+    // limit, no Host check), unlike https.createServer.
+    Object.assign(server, {
       maxHeaderSize: MAX_HEADER_BYTES,
       keepAliveTimeout: IDLE_TIMEOUT_MS,
       headersTimeout: READ_HEADER_TIMEOUT_MS,
+      requireHostHeader: true,
     });
+    server.on('session', (session) => manageSession(session, maxStreams));
     const drainer = new Drainer(server, {
       logger,
       ...(this.opts.isLongRunning ? { isLongRunning: this.opts.isLongRunning } : {}),
@@ -111,8 +128,12 @@ export class SecureServer {
         ? { newConnectionGraceMs: this.opts.newConnectionGraceMs }
         : {}),
     });
-    server.on('request', drainer.wrap(this.opts.handler));
-    server.on('tlsClientError', (err, socket) =>
+    const handle = drainer.wrap(this.opts.handler);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      adaptHttp2Exchange(req, res);
+      handle(req, res);
+    });
+    server.on('tlsClientError', (err: Error, socket: TLSSocket) =>
       logger
         .v(2)
         .info('TLS handshake error', { remote: `${socket.remoteAddress}:${socket.remotePort}`, err }),

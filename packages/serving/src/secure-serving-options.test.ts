@@ -34,6 +34,7 @@ describe('SecureServingOptions defaults', () => {
       minVersion: undefined,
       sniCertKeys: [],
       permitPortSharing: false,
+      http2MaxStreamsPerConnection: 0,
     });
     expect(fss.sectionTitles()).toEqual(['Secure serving']);
     expect(fss.lookup('secure-port')?.usage).toContain('It cannot be switched off with 0.');

@@ -37,6 +37,8 @@ export interface SecureServingConfig {
   readonly minVersion: SecureVersion | undefined;
   readonly sniCertKeys: readonly NamedCertKey[];
   readonly permitPortSharing: boolean;
+  /** --http2-max-streams-per-connection; 0 means the default (see http2/settings.ts). */
+  readonly http2MaxStreamsPerConnection: number;
 }
 
 /** What differs between the daemons: the API server must serve HTTPS, the scheduler may not. */
@@ -196,6 +198,7 @@ export class SecureServingOptions implements OptionsGroup<{ secureServing?: Secu
       minVersion: TLS_VERSIONS.get(this.tlsMinVersion),
       sniCertKeys: this.tlsSniCertKeys.map((e) => ({ ...e, names: [...e.names] })),
       permitPortSharing: this.permitPortSharing,
+      http2MaxStreamsPerConnection: this.http2MaxStreamsPerConnection,
     };
   }
 }

@@ -42,3 +42,4 @@ export {
   type WriteOutcome,
   type WriteRecord,
 } from './write-load.js';
+export { http2Request, http2Session, http2Watch, type Http2Reply, type Http2Watch } from './http2-client.js';

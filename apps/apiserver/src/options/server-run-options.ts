@@ -14,8 +14,8 @@ export interface ServerRunConfig {
   /** The Strict-Transport-Security header value, or undefined to send none. */
   readonly strictTransportSecurity: string | undefined;
   /**
-   * Fraction of requests whose response carries `Connection: close`, HTTP/1.1's GOAWAY (Keel
-   * serves no HTTP/2); 0 is off.
+   * Fraction of requests whose connection is closed after the response: a GOAWAY on HTTP/2,
+   * `Connection: close` on HTTP/1.1; 0 is off.
    */
   readonly goawayChance: number;
 }

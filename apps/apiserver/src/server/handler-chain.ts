@@ -35,6 +35,8 @@ export interface HandlerChainConfig {
   readonly compression: boolean;
   /** --tracing-config-file: every authenticated request gets a server span. */
   readonly tracing: boolean;
+  /** The UnauthenticatedHTTP2DOSMitigation gate: an HTTP/2 connection ends after a refused or anonymous request. */
+  readonly http2DosMitigation: boolean;
 }
 
 /**
@@ -44,7 +46,8 @@ export interface HandlerChainConfig {
  *   metrics      - counts every request, refusals by later filters included;
  *   audit ID     - so every response, even a 401, carries Audit-ID;
  *   HSTS         - a header every answer carries;
- *   GOAWAY       - with --goaway-chance, `Connection: close` on a random fraction of requests;
+ *   GOAWAY       - with --goaway-chance, `Connection: close` on a random fraction of requests
+ *     (a GOAWAY frame on HTTP/2);
  *     inside HSTS and outside authentication and the limits, as in kube, so a 401 or a 429
  *     may say it too;
  *   CORS         - headers and preflight answers that must not need credentials;
@@ -73,7 +76,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withHSTS(config.strictTransportSecurity),
       ...(config.goawayChance > 0 ? [withProbabilisticGoaway(config.goawayChance)] : []),
       withCORS(config.corsAllowedOrigins),
-      withAuthentication(config.authenticator, config.auditor),
+      withAuthentication(config.authenticator, config.auditor, config.http2DosMitigation),
       ...(config.tracing ? [withTracing()] : []),
       withAudit(config.auditor, config.metrics.audit),
       withImpersonation(config.authorizer),

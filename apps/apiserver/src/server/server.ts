@@ -22,7 +22,7 @@ import {
 } from '@keel/health';
 import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
-import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
+import { apiserverCertFileNames, createSecureServer, http2Compatible, selfSignedHosts } from '@keel/serving';
 import type { Storage } from '@keel/storage';
 import { tracingEnabled } from '@keel/tracing';
 import { profilingHandler } from '../endpoints/profiling.js';
@@ -265,6 +265,7 @@ export async function runServer(
       corsAllowedOrigins: config.serverRun.corsAllowedOrigins,
       goawayChance: config.serverRun.goawayChance,
       compression: config.featureGates.enabled('APIResponseCompression'),
+      http2DosMitigation: config.featureGates.enabled('UnauthenticatedHTTP2DOSMitigation'),
       tracing: tracingEnabled(),
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
@@ -291,7 +292,7 @@ export async function runServer(
 
   const server = createSecureServer({
     config: config.secureServing,
-    handler: withRoutableTarget(app),
+    handler: withRoutableTarget(http2Compatible(app)),
     logger,
     hosts: selfSignedHosts({
       bindAddress: config.secureServing.bindAddress,

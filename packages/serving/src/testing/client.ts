@@ -1,5 +1,10 @@
 import { request, type RequestOptions } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import {
+  connect as http2Connect,
+  type ClientHttp2Session,
+  type SecureClientSessionOptions,
+} from 'node:http2';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { certificateNames } from '../tls/cert-key.js';
 
@@ -50,5 +55,49 @@ export function handshake(port: number, opts: ConnectionOptions = {}): Promise<H
       socket.end();
     });
     socket.on('error', (err: NodeJS.ErrnoException) => resolve({ ok: false, code: err.code ?? err.message }));
+  });
+}
+
+/**
+ * An HTTP/2 session to 127.0.0.1:port over TLS (ALPN h2 only); resolves once the server's first
+ * SETTINGS frame has arrived, so `remoteSettings` are the server's.
+ */
+export function h2Connect(port: number, opts: SecureClientSessionOptions = {}): Promise<ClientHttp2Session> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false, ...opts });
+    session.once('remoteSettings', () => resolve(session));
+    session.once('error', reject);
+  });
+}
+
+export interface H2Reply {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** One request on an open session; `:method` GET and `:path` / unless given. */
+export function h2Request(
+  session: ClientHttp2Session,
+  headers: OutgoingHttpHeaders = {},
+  body?: string,
+): Promise<H2Reply> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request(
+      { ':method': 'GET', ':path': '/', ...headers },
+      { endStream: body === undefined },
+    );
+    let status = 0;
+    let got: IncomingHttpHeaders = {};
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+      got = h;
+    });
+    stream.on('data', (c: string) => (text += c));
+    stream.on('end', () => resolve({ status, headers: got, body: text }));
+    stream.on('error', reject);
+    if (body !== undefined) stream.end(body);
   });
 }

@@ -14,6 +14,7 @@ export function servingConfig(overrides: Partial<SecureServingConfig> = {}): Sec
     minVersion: undefined,
     sniCertKeys: [],
     permitPortSharing: false,
+    http2MaxStreamsPerConnection: 0,
     ...overrides,
   };
 }
