@@ -185,16 +185,17 @@ export class FlowController {
     }
     let waiting = false;
     let settled = false;
-    let ticket: Ticket | undefined;
-    const finishTicket = (): void => ticket?.finish();
-    ticket = level.queues.start(hash, {
+    // Filled once start() returns; its callbacks may run before that.
+    const ref: { ticket?: Ticket } = {};
+    const finishTicket = (): void => ref.ticket?.finish();
+    ref.ticket = level.queues.start(hash, {
       dispatch: () => {
         settled = true;
         if (waiting) obs.waiting(levelName, schema, -1);
         waiting = false;
         run(() => {
           // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
-          if (ticket) ticket.finish();
+          if (ref.ticket) ref.ticket.finish();
           else queueMicrotask(finishTicket);
         });
       },
@@ -211,7 +212,7 @@ export class FlowController {
       obs.waiting(levelName, schema, 1);
     }
     return {
-      cancel: (reason) => ticket?.cancel(reason) ?? false,
+      cancel: (reason) => ref.ticket?.cancel(reason) ?? false,
     };
   }
 }

@@ -206,7 +206,7 @@ function defaultPriorityLevel(pl: PriorityLevelConfiguration, zeroSharesMeansDef
 function renameShares(obj: Record<string, unknown>, from: string, to: string): void {
   const limited = (obj['spec'] as Record<string, unknown> | undefined)?.['limited'] as
     Record<string, unknown> | undefined;
-  if (!limited || !(from in limited)) return;
+  if (from === to || !limited || !(from in limited)) return;
   limited[to] = limited[from];
   delete limited[from];
 }
@@ -306,7 +306,7 @@ function flowSchemaView(version: FlowControlVersion): View<FlowSchema> {
         fs.metadata.name ?? '',
         fs.spec.priorityLevelConfiguration.name,
         fs.spec.matchingPrecedence ?? 0,
-        fs.spec.distinguisherMethod?.type ?? '*',
+        fs.spec.distinguisherMethod?.type ?? '<none>',
         since(fs.metadata.creationTimestamp, now),
         dangling?.status ?? '?',
       ];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NamedFlagSets, parseArgs } from '@keel/flags';
 import {
+  BETA_ON_BY_DEFAULT,
   ApiEnablementOptions,
   SERVED_GROUP_VERSIONS,
   type ApiEnablementConfig,
@@ -26,8 +27,8 @@ function enabled(s: ApiEnablementConfig): string[] {
 }
 
 const ALL = [...SERVED_GROUP_VERSIONS];
-/** What is served without --runtime-config: the GA versions. */
-const GA = ALL.filter((gv) => !/\/v\d+(alpha|beta)\d+$/.test(gv));
+/** What is served without --runtime-config: the GA versions and the flowcontrol betas. */
+const GA = ALL.filter((gv) => !/\/v\d+(alpha|beta)\d+$/.test(gv) || BETA_ON_BY_DEFAULT.has(gv));
 
 describe('ApiEnablementOptions', () => {
   it('registers --runtime-config in the API enablement section', () => {

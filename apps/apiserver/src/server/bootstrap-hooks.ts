@@ -3,6 +3,7 @@ import { newUid } from '@keel/apimachinery';
 import { systemPriorityClassList, systemPriorityClassObject } from '@keel/coreapi';
 import type { BootSequenceChecks, HealthChecker, PostStartHook, PostStartHooks } from '@keel/health';
 import { isStorageError, type Storage } from '@keel/storage';
+import { ensureFlowControlConfiguration } from './flowcontrol-config.js';
 import { IdentityLeaseController, type IdentityLeaseOptions } from './identity-lease.js';
 import { NamespaceDefaultsController } from './namespace-defaults.js';
 import { registerRbacHooks, type RbacHookOptions } from './rbac-hooks.js';
@@ -34,6 +35,11 @@ export interface BootstrapDeps {
   readonly onNamespaceDefaultsError?: (err: unknown) => void;
   /** Set when RBAC is among --authorization-mode: the default policy and aggregation run only then. */
   readonly rbac?: RbacHookOptions;
+  /**
+   * Set with --enable-priority-and-fairness: the config consumer to start, and the bootstrap
+   * configuration is created.
+   */
+  readonly flowControl?: { readonly startConsumer: (signal: AbortSignal) => Promise<void> };
   /** Set when the APIServerIdentity gate is on: the server publishes its identity lease. */
   readonly identityLease?: IdentityLeaseOptions;
 }
@@ -101,6 +107,12 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
       : Promise.resolve(),
   );
   hooks.add('generic-apiserver-start-informers', (signal) => deps.startInformers(signal));
+  const { flowControl } = deps;
+  if (flowControl) {
+    hooks.add('priority-and-fairness-config-consumer', (signal) => flowControl.startConsumer(signal));
+    // The filter is in the chain from the start; it has nothing to wait for.
+    hooks.add('priority-and-fairness-filter', () => Promise.resolve());
+  }
   // Keel serves no CustomResourceDefinitions: the CRD informers start, and sync, on an empty set.
   hooks.add(
     'start-apiextensions-informers',
@@ -136,6 +148,10 @@ export function registerBootstrapHooks(postStartHooks: PostStartHooks, deps: Boo
       await ensure(storage, `/priorityclasses/${c.name}`, { ...rest, metadata: { ...metadata } });
     }
   });
+  if (flowControl)
+    hooks.add('apiserver/bootstrap-system-flowcontrol-configuration', () =>
+      ensureFlowControlConfiguration(storage),
+    );
   hooks.add('start-cluster-authentication-info-controller', async () => {
     await storage.guaranteedUpdate(
       '/configmaps/platform-system/extension-apiserver-authentication',

@@ -19,6 +19,7 @@ import {
   shutdownCheck,
   toMiddleware,
 } from '@keel/health';
+import type { FlowController } from '@keel/flowcontrol';
 import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, selfSignedHosts } from '@keel/serving';
@@ -77,6 +78,14 @@ export interface ServerParts {
    * post-start hooks have finished; they run until shutdown begins.
    */
   readonly startControllers?: (dispatcher: ResourceDispatcher, signal: AbortSignal) => void;
+  /**
+   * With --enable-priority-and-fairness: the controller the chain queues requests through and
+   * the start of its config consumer.
+   */
+  readonly flowControl?: {
+    readonly controller: FlowController;
+    readonly startConsumer: (signal: AbortSignal) => Promise<void>;
+  };
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -170,6 +179,7 @@ export async function runServer(
     rootCAIsClusterWide: () => parts.clientCA !== '',
     onNamespaceDefaultsError: (err: unknown) =>
       logger.error("Syncing a namespace's default ServiceAccount and root CA failed", { err }),
+    ...(parts.flowControl ? { flowControl: { startConsumer: parts.flowControl.startConsumer } } : {}),
     ...(config.featureGates.enabled('APIServerIdentity')
       ? {
           identityLease: {
@@ -246,6 +256,7 @@ export async function runServer(
       tracing: tracingEnabled(),
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
+      priorityAndFairness: parts.flowControl?.controller,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
       metrics,
     },

@@ -59,7 +59,8 @@ export async function createEvent(server: TestApiServer, name: string): Promise<
  * The check names of the spec's readiness output, in its order (`shutdown` last, readyz only).
  * /livez and /healthz list the same names without `shutdown`. With --authorization-mode RBAC,
  * `poststarthook/rbac/bootstrap-roles` and `.../start-clusterrole-aggregation-controller` follow
- * `poststarthook/bootstrap-controller`.
+ * `poststarthook/bootstrap-controller`. Priority and fairness (on by default) adds its three hooks,
+ * which the spec's list (taken from a server without it) does not show.
  */
 export const READYZ_CHECKS = [
   'ping',
@@ -67,11 +68,14 @@ export const READYZ_CHECKS = [
   'store',
   'poststarthook/start-platform-apiserver-admission-initializer',
   'poststarthook/generic-apiserver-start-informers',
+  'poststarthook/priority-and-fairness-config-consumer',
+  'poststarthook/priority-and-fairness-filter',
   'poststarthook/start-apiextensions-informers',
   'poststarthook/start-apiextensions-controllers',
   'poststarthook/crd-informer-synced',
   'poststarthook/bootstrap-controller',
   'poststarthook/scheduling/bootstrap-system-priority-classes',
+  'poststarthook/apiserver/bootstrap-system-flowcontrol-configuration',
   'poststarthook/start-cluster-authentication-info-controller',
   'poststarthook/start-platform-apiserver-identity-lease-controller',
   'poststarthook/start-platform-apiserver-identity-lease-garbage-collector',
