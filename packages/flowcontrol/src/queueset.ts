@@ -66,6 +66,8 @@ export interface Ticket {
   cancel(reason: RejectReason): boolean;
 }
 
+const HAND_CACHE_LIMIT = 10_000;
+
 export class QueueSet {
   private queues: Queue[] = [];
   private config: QueueSetConfig;
@@ -74,6 +76,8 @@ export class QueueSet {
   private waitingCount = 0;
   /** Where the search for the next queue starts, so ties go round the queues. */
   private robin = 0;
+  /** Each flow's hand, dealt once per configuration (BigInt arithmetic is not free). */
+  private readonly hands = new Map<bigint, number[]>();
 
   constructor(config: QueueSetConfig) {
     this.config = config;
@@ -95,6 +99,7 @@ export class QueueSet {
     const old = this.config;
     this.config = config;
     if (old.queues !== config.queues || old.handSize !== config.handSize) {
+      this.hands.clear();
       const waiting = this.queues.flatMap((q) => q.requests.slice(q.head));
       this.queues = Array.from({ length: config.queues }, () => new Queue());
       for (const w of waiting) {
@@ -158,7 +163,12 @@ export class QueueSet {
 
   /** The least loaded queue of the flow's hand (waiting plus executing), the first dealt on ties. */
   private chooseQueue(hash: bigint): Queue {
-    const hand = dealHand(hash, this.queues.length, Math.min(this.config.handSize, this.queues.length));
+    let hand = this.hands.get(hash);
+    if (!hand) {
+      if (this.hands.size >= HAND_CACHE_LIMIT) this.hands.clear();
+      hand = dealHand(hash, this.queues.length, Math.min(this.config.handSize, this.queues.length));
+      this.hands.set(hash, hand);
+    }
     let best: Queue | undefined;
     for (const i of hand) {
       const q = this.queues[i];
