@@ -167,6 +167,22 @@ describe('API Priority and Fairness', () => {
     );
   });
 
+  it('discovery and OpenAPI list the group at every version, v1 preferred', async () => {
+    const group = (await server.request('GET', FC)).json as {
+      versions: { version: string }[];
+      preferredVersion: { version: string };
+    };
+    expect(group.versions.map((v) => v.version)).toEqual(['v1', 'v1beta3', 'v1beta2', 'v1beta1']);
+    expect(group.preferredVersion.version).toBe('v1');
+    const v3 = (await server.request('GET', '/openapi/v3')).json as { paths: Record<string, unknown> };
+    expect(Object.keys(v3.paths)).toEqual(
+      expect.arrayContaining([
+        'apis/flowcontrol.apiserver.k8s.io/v1',
+        'apis/flowcontrol.apiserver.k8s.io/v1beta1',
+      ]),
+    );
+  });
+
   it('kubectl lists flowschemas and prioritylevelconfigurations', async () => {
     const fs = await kubectlOk(cfg, ['get', 'flowschemas']);
     expect(fs).toMatch(/^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL/);
