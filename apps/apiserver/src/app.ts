@@ -23,6 +23,7 @@ import type { EgressSelector } from '@keel/egress';
 import { apiServerCommand } from './command.js';
 import { ApiServerMetrics } from './metrics/index.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
+import { FlowController } from '@keel/flowcontrol';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { NamespaceController } from './resources/namespaces/controller.js';
@@ -35,6 +36,11 @@ import { authenticationInfo } from './server/authentication-info.js';
 import { StoreTokenGetter } from './server/token-getter.js';
 import { rbacSources } from './server/rbac-informers.js';
 import { ServerInformers } from './server/informers.js';
+import {
+  FLOW_SCHEMAS_KEY,
+  FlowControlConfigConsumer,
+  PRIORITY_LEVELS_KEY,
+} from './server/flowcontrol-config.js';
 import { NodeTaintController } from './server/node-taint-controller.js';
 import { ServedKinds } from './server/served-kinds.js';
 import { feedNodeGraphFromInformers } from './server/node-graph-informers.js';
@@ -256,6 +262,18 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     informer: informers.informer('/nodes'),
     onError: (err) => logger.v(2).info('Node taint update failed', { err }),
   });
+  const flowControl = config.features.enablePriorityAndFairness
+    ? new FlowControlConfigConsumer(
+        storage,
+        informers.informer(FLOW_SCHEMAS_KEY),
+        informers.informer(PRIORITY_LEVELS_KEY),
+        new FlowController(
+          config.limits.maxRequestsInflight + config.limits.maxMutatingRequestsInflight,
+          done.metrics.flowControl,
+        ),
+        (err) => logger.v(2).info('Updating a FlowSchema status failed', { err }),
+      )
+    : undefined;
   const quotaController = new ResourceQuotaController(storage, {
     informer: (keyRoot) => informers.informer(keyRoot),
     onError: (err) => logger.error('Resource quota recalculation failed', { err }),
@@ -281,6 +299,14 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
         config.authentication.requestHeader,
         readPem(config.authentication.requestHeader?.clientCAFile),
       ),
+      ...(flowControl
+        ? {
+            flowControl: {
+              controller: flowControl.controller,
+              startConsumer: (s: AbortSignal) => flowControl.start(s),
+            },
+          }
+        : {}),
       extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
       controllerHooks: (dispatcher): Record<string, PostStartHook> => {
         if (!config.registry.enableGarbageCollector) return {};

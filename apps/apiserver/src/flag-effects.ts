@@ -212,8 +212,7 @@ export const apiServerFlagEffects: FlagEffects = {
   'audit-webhook-version': { acts: ['apps/apiserver/test/audit-webhook.test.ts'] },
   'contention-profiling': { meaningless: 'Node.js has no lock-contention or blocking profile to record' },
   'enable-priority-and-fairness': {
-    refused:
-      'API priority and fairness is not implemented yet; --max-requests-inflight and --max-mutating-requests-inflight limit requests instead',
+    acts: ['apps/apiserver/test/priority-and-fairness.test.ts', 'apps/apiserver/test/inflight.test.ts'],
   },
   profiling: { acts: ['apps/apiserver/test/profiling.test.ts'] },
   'feature-gates': {

@@ -58,7 +58,7 @@ describe('keel-apiserver command line (built, plain node)', () => {
     [['--service-account-signing-key-file=/k'], /--service-account-issuer/],
     [
       ['--enable-priority-and-fairness', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0'],
-      /--enable-priority-and-fairness=true is not supported by Keel: API priority and fairness is not implemented yet/,
+      /--max-requests-inflight and --max-mutating-requests-inflight sum to 0; with --enable-priority-and-fairness they must sum to a positive number/,
     ],
     [['--tls-cipher-suites=FOO'], /FOO/],
     [['--tls-min-version=VersionTLS99'], /VersionTLS99/],

@@ -105,6 +105,7 @@ describe('discovery of the scheduler resources', () => {
       'admissionregistration.k8s.io',
       'scheduling.k8s.io',
       'coordination.k8s.io',
+      'flowcontrol.apiserver.k8s.io',
     ]);
     // The real server's list: no short names, no categories.
     expect(await resources('/apis/rbac.authorization.k8s.io/v1')).toEqual(

@@ -24,7 +24,12 @@ describe.each(stores)('in-flight limits (%s store)', (_store, redisUrl) => {
   let server: TestApiServer;
   beforeAll(async () => {
     server = await TestApiServer.start({
-      args: ['--max-requests-inflight=1', '--max-mutating-requests-inflight=1'],
+      // The in-flight limits are the path without priority and fairness.
+      args: [
+        '--enable-priority-and-fairness=false',
+        '--max-requests-inflight=1',
+        '--max-mutating-requests-inflight=1',
+      ],
       ...(redisUrl ? { redisUrl } : {}),
     });
     await server.ready();

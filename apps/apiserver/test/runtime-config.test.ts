@@ -212,6 +212,7 @@ describe('--runtime-config=rbac.authorization.k8s.io/v1=false', () => {
       'admissionregistration.k8s.io',
       'scheduling.k8s.io',
       'coordination.k8s.io',
+      'flowcontrol.apiserver.k8s.io',
     ]);
     expect((await openapiV3Keys(server)).filter((k) => k.startsWith('apis/rbac.'))).toEqual([]);
     await expectNotFound(server, 'GET', '/apis/rbac.authorization.k8s.io');

@@ -14,6 +14,7 @@ const STORE_HOOKS = READYZ_CHECKS.filter(
     ![
       'poststarthook/start-platform-apiserver-admission-initializer',
       'poststarthook/start-apiextensions-controllers',
+      'poststarthook/priority-and-fairness-filter',
       'poststarthook/apiservice-openapi-controller',
     ].includes(c),
 );

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { SYSTEM_PRIVILEGED_GROUP } from '@keel/auth';
 import { context } from './context.js';
@@ -14,6 +15,16 @@ const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollecti
 export class InFlightRequests {
   readOnly = 0;
   mutating = 0;
+}
+
+/** The real server's refusal of both limiters: plain text, not a Status, with Retry-After. */
+export function tooManyRequests(res: ServerResponse): void {
+  res.writeHead(429, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Retry-After': '1',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end('Too many requests, please try again later.\n');
 }
 
 export function withMaxInFlight(
@@ -36,12 +47,7 @@ export function withMaxInFlight(
         next();
         return;
       }
-      res.writeHead(429, {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Retry-After': '1',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      res.end('Too many requests, please try again later.\n');
+      tooManyRequests(res);
       return;
     }
     if (isMutating) inFlight.mutating++;

@@ -2,6 +2,7 @@ import type { CounterMetric, GaugeMetric, HistogramMetric, MetricsConfig } from 
 import { MetricsRegistry } from '@keel/metrics';
 import { ServerAdmissionMetrics } from './admission-metrics.js';
 import { ServerAuditMetrics } from './audit-metrics.js';
+import { FlowControlMetrics } from './flowcontrol-metrics.js';
 import { WatchEventMetrics } from './watch-metrics.js';
 
 /** The labels of one request, named as kube-apiserver's so existing dashboards and alerts work. */
@@ -41,6 +42,7 @@ export class ApiServerMetrics {
   readonly audit: ServerAuditMetrics;
   readonly admission: ServerAdmissionMetrics;
   readonly watchEvents: WatchEventMetrics;
+  readonly flowControl: FlowControlMetrics;
   private inFlight: () => InFlightCounts = () => ({ readOnly: 0, mutating: 0 });
 
   constructor(config: MetricsConfig) {
@@ -84,6 +86,7 @@ export class ApiServerMetrics {
     this.audit = new ServerAuditMetrics(r);
     this.admission = new ServerAdmissionMetrics(r);
     this.watchEvents = new WatchEventMetrics(r);
+    this.flowControl = new FlowControlMetrics(r);
   }
 
   /** Where apiserver_current_inflight_requests reads the in-flight filter's counts. */

@@ -6,3 +6,4 @@ export { pollStorageSize, storeEndpoint } from './storage-size.js';
 export { ServerAdmissionMetrics } from './admission-metrics.js';
 export { ServerAuditMetrics } from './audit-metrics.js';
 export { WatchEventMetrics, type WatchEventRecorder } from './watch-metrics.js';
+export { FlowControlMetrics } from './flowcontrol-metrics.js';

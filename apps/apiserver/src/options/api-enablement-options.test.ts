@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NamedFlagSets, parseArgs } from '@keel/flags';
 import {
+  BETA_ON_BY_DEFAULT,
   ApiEnablementOptions,
   SERVED_GROUP_VERSIONS,
   type ApiEnablementConfig,
@@ -26,8 +27,8 @@ function enabled(s: ApiEnablementConfig): string[] {
 }
 
 const ALL = [...SERVED_GROUP_VERSIONS];
-/** What is served without --runtime-config: the GA versions. */
-const GA = ALL.filter((gv) => !/\/v\d+(alpha|beta)\d+$/.test(gv));
+/** What is served without --runtime-config: the GA versions and the flowcontrol betas. */
+const GA = ALL.filter((gv) => !/\/v\d+(alpha|beta)\d+$/.test(gv) || BETA_ON_BY_DEFAULT.has(gv));
 
 describe('ApiEnablementOptions', () => {
   it('registers --runtime-config in the API enablement section', () => {
@@ -42,8 +43,12 @@ describe('ApiEnablementOptions', () => {
     [['--runtime-config=api/all=false,v1=true'], ['v1']],
     [['--runtime-config=api/all=false,api/v1=true'], ['v1']],
     [['--runtime-config=api/all=false', '--runtime-config=events.k8s.io/v1'], ['events.k8s.io/v1']],
-    [['--runtime-config=api/ga=false,coordination.k8s.io/v1=1'], ['coordination.k8s.io/v1']],
-    [['--runtime-config=api/ga=false,api/all=true'], ALL.filter((gv) => !GA.includes(gv))],
+    // api/ga leaves the betas on by default as they are.
+    [
+      ['--runtime-config=api/ga=false,coordination.k8s.io/v1=1'],
+      ['coordination.k8s.io/v1', ...BETA_ON_BY_DEFAULT],
+    ],
+    [['--runtime-config=api/ga=false,api/all=true'], ALL.filter((gv) => /\/v\d+(alpha|beta)\d+$/.test(gv))],
     [['--runtime-config=api/beta,api/alpha=true'], ALL],
     [
       ['--runtime-config=authorization.k8s.io/v1=false,authentication.k8s.io/v1=F'],
@@ -54,6 +59,8 @@ describe('ApiEnablementOptions', () => {
         'admissionregistration.k8s.io/v1',
         'scheduling.k8s.io/v1',
         'coordination.k8s.io/v1',
+        'flowcontrol.apiserver.k8s.io/v1',
+        ...BETA_ON_BY_DEFAULT,
       ],
     ],
     [

@@ -14,10 +14,26 @@ export const SERVED_GROUP_VERSIONS = [
   'admissionregistration.k8s.io/v1',
   'scheduling.k8s.io/v1',
   'coordination.k8s.io/v1',
+  'flowcontrol.apiserver.k8s.io/v1',
+  // On by default though beta (see BETA_ON_BY_DEFAULT): what 1.20-1.28 clients ask for.
+  'flowcontrol.apiserver.k8s.io/v1beta3',
+  'flowcontrol.apiserver.k8s.io/v1beta2',
+  'flowcontrol.apiserver.k8s.io/v1beta1',
   // Off unless enabled: older SelfSubjectReview versions kubectl auth whoami falls back to.
   'authentication.k8s.io/v1beta1',
   'authentication.k8s.io/v1alpha1',
 ] as const;
+
+/**
+ * Beta group/versions served without --runtime-config: the flowcontrol betas that the releases
+ * whose clients Keel serves (1.20 on) had on by default, before betas became opt-in. api/beta
+ * and the group/version keys switch them like any other.
+ */
+export const BETA_ON_BY_DEFAULT: ReadonlySet<string> = new Set([
+  'flowcontrol.apiserver.k8s.io/v1beta3',
+  'flowcontrol.apiserver.k8s.io/v1beta2',
+  'flowcontrol.apiserver.k8s.io/v1beta1',
+]);
 
 export interface ApiEnablementConfig {
   /** Every served group/version and whether it is on. */
@@ -99,7 +115,9 @@ function parseRuntimeConfig(config: ReadonlyMap<string, string>): { entries: Ent
 
 /** kube's MergeAPIResourceConfigs order: api/all, then api/ga|beta|alpha, then group/versions, then resources. */
 function resolve(entries: readonly Entry[]): ApiEnablementConfig {
-  const versions = new Map<string, boolean>(SERVED_GROUP_VERSIONS.map((gv) => [gv, stability(gv) === 'ga']));
+  const versions = new Map<string, boolean>(
+    SERVED_GROUP_VERSIONS.map((gv) => [gv, stability(gv) === 'ga' || BETA_ON_BY_DEFAULT.has(gv)]),
+  );
   const resources = new Map<string, boolean>();
   const setAll = (on: boolean, which?: Stability) => {
     for (const gv of versions.keys()) if (!which || stability(gv) === which) versions.set(gv, on);

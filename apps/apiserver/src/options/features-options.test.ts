@@ -18,26 +18,25 @@ describe('FeatureOptions', () => {
     const { fss } = setup([]);
     expect(fss.flagsIn('Features').map((f) => [f.name, f.typeName, f.defaultText])).toEqual([
       ['contention-profiling', '', ''],
-      ['enable-priority-and-fairness', '', ''],
+      ['enable-priority-and-fairness', '', 'true'],
       ['profiling', '', 'true'],
     ]);
   });
 
   it.each([
-    [[], { profiling: true, contentionProfiling: false, enablePriorityAndFairness: false }],
+    [[], { profiling: true, contentionProfiling: false, enablePriorityAndFairness: true }],
     [
       ['--contention-profiling'],
-      { profiling: true, contentionProfiling: true, enablePriorityAndFairness: false },
+      { profiling: true, contentionProfiling: true, enablePriorityAndFairness: true },
     ],
     // Contention profiling rides on the profiling endpoints, so it is off without them.
     [
       ['--contention-profiling', '--profiling=false'],
-      { profiling: false, contentionProfiling: false, enablePriorityAndFairness: false },
+      { profiling: false, contentionProfiling: false, enablePriorityAndFairness: true },
     ],
-    // Parsed here; the flag table refuses true at start-up until priority and fairness exists.
     [
-      ['--enable-priority-and-fairness'],
-      { profiling: true, contentionProfiling: false, enablePriorityAndFairness: true },
+      ['--enable-priority-and-fairness=false'],
+      { profiling: true, contentionProfiling: false, enablePriorityAndFairness: false },
     ],
   ])('%j', (argv, expected) => {
     const { parsed, slice } = setup(argv);

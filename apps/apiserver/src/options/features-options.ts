@@ -11,8 +11,7 @@ export interface FeaturesConfig {
 export class FeatureOptions implements OptionsGroup<{ features?: FeaturesConfig }> {
   profiling = true;
   contentionProfiling = false;
-  // Keel has no priority and fairness yet, so the default says so; true is refused at start-up.
-  enablePriorityAndFairness = false;
+  enablePriorityAndFairness = true;
 
   addFlags(fss: NamedFlagSets): void {
     const s = fss.section('Features');
@@ -25,8 +24,7 @@ export class FeatureOptions implements OptionsGroup<{ features?: FeaturesConfig 
       name: 'enable-priority-and-fairness',
       type: t.bool,
       usage:
-        'If true and the APIPriorityAndFairness feature gate is enabled, replace the max-in-flight handler with an ' +
-        'enhanced one that queues and dispatches with priority and fairness.',
+        'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness',
     });
     s.var(this, 'profiling', {
       name: 'profiling',

@@ -4,6 +4,7 @@ import type { ResourceDispatcher, ServedResource } from '../endpoints/dispatch.j
 import type { ScopeDefaults } from '../server/server.js';
 import { installConfigMaps } from './configmaps.js';
 import { installEndpoints } from './endpoints.js';
+import { installFlowControl } from './flowcontrol.js';
 import { installLeases } from './leases.js';
 import { installLimitRanges } from './limitranges/index.js';
 import { installNodes } from './nodes.js';
@@ -33,7 +34,7 @@ export interface ClusterResourceDeps extends ReviewDeps {
  * namespaces and events: nodes, pods and their binding, configmaps, endpoints, leases and the
  * review APIs, webhook configurations and PriorityClasses. Installed after events, so the groups keep
  * the real server's order in /apis (events, authentication, authorization, rbac,
- * admissionregistration, scheduling, coordination).
+ * admissionregistration, scheduling, coordination, flowcontrol).
  */
 export function installClusterResources(
   dispatcher: ResourceDispatcher,
@@ -59,5 +60,6 @@ export function installClusterResources(
     ...installWebhookConfigurations(dispatcher, storage, defaults),
     ...installPriorityClasses(dispatcher, storage, defaults),
     ...installLeases(dispatcher, storage, defaults),
+    ...installFlowControl(dispatcher, storage, defaults),
   ];
 }

@@ -3,6 +3,7 @@ import { newUid } from '@keel/apimachinery';
 import { systemPriorityClassList, systemPriorityClassObject } from '@keel/coreapi';
 import type { BootSequenceChecks, HealthChecker, PostStartHook, PostStartHooks } from '@keel/health';
 import { isStorageError, type Storage } from '@keel/storage';
+import { ensureFlowControlConfiguration } from './flowcontrol-config.js';
 import { IdentityLeaseController, type IdentityLeaseOptions } from './identity-lease.js';
 import { NamespaceDefaultsController } from './namespace-defaults.js';
 import { PlatformServiceController, type PlatformServiceOptions } from './platform-service.js';
@@ -37,6 +38,11 @@ export interface BootstrapDeps {
   readonly rbac?: RbacHookOptions;
   /** Controllers with hooks of their own (the garbage collector), registered by these names. */
   readonly controllerHooks?: Readonly<Record<string, PostStartHook>>;
+  /**
+   * Set with --enable-priority-and-fairness: the config consumer to start, and the bootstrap
+   * configuration is created.
+   */
+  readonly flowControl?: { readonly startConsumer: (signal: AbortSignal) => Promise<void> };
   /** Set when the APIServerIdentity gate is on: the server publishes its identity lease. */
   readonly identityLease?: IdentityLeaseOptions;
   /** The `platform` Service and its Endpoints (part of the bootstrap controller). */
@@ -110,6 +116,12 @@ export function registerBootstrapHooks(
       : Promise.resolve(),
   );
   hooks.add('generic-apiserver-start-informers', (signal) => deps.startInformers(signal));
+  const { flowControl } = deps;
+  if (flowControl) {
+    hooks.add('priority-and-fairness-config-consumer', (signal) => flowControl.startConsumer(signal));
+    // The filter is in the chain from the start; it has nothing to wait for.
+    hooks.add('priority-and-fairness-filter', () => Promise.resolve());
+  }
   // Keel serves no CustomResourceDefinitions: the CRD informers start, and sync, on an empty set.
   hooks.add(
     'start-apiextensions-informers',
@@ -146,6 +158,10 @@ export function registerBootstrapHooks(
       await ensure(storage, `/priorityclasses/${c.name}`, { ...rest, metadata: { ...metadata } });
     }
   });
+  if (flowControl)
+    hooks.add('apiserver/bootstrap-system-flowcontrol-configuration', () =>
+      ensureFlowControlConfiguration(storage),
+    );
   hooks.add('start-cluster-authentication-info-controller', async () => {
     await storage.guaranteedUpdate(
       '/configmaps/platform-system/extension-apiserver-authentication',

@@ -1,6 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Auditor } from '@keel/audit';
 import type { Authenticator, Authorizer } from '@keel/auth';
+import type { FlowController } from '@keel/flowcontrol';
 import type { Logger } from '@keel/log';
 import { withAudit } from '../filters/audit.js';
 import { withAuditID } from '../filters/audit-id.js';
@@ -11,6 +12,7 @@ import { withCompression } from '../filters/compression.js';
 import { withCORS, withHSTS } from '../filters/hsts-cors.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import { InFlightRequests, withMaxInFlight } from '../filters/max-in-flight.js';
+import { withPriorityAndFairness } from '../filters/priority-and-fairness.js';
 import { withRecovery } from '../filters/recovery.js';
 import { withRequestInfo } from '../filters/request-info.js';
 import { withTimeout } from '../filters/timeout.js';
@@ -29,6 +31,11 @@ export interface HandlerChainConfig {
   readonly goawayChance: number;
   readonly maxRequestsInFlight: number;
   readonly maxMutatingRequestsInFlight: number;
+  /**
+   * --enable-priority-and-fairness: the controller that queues requests in place of the
+   * in-flight limits; undefined keeps the in-flight limits.
+   */
+  readonly priorityAndFairness?: FlowController | undefined;
   readonly requestTimeoutMs: number;
   readonly metrics: ApiServerMetrics;
   /** The APIResponseCompression gate: large responses are gzipped for clients that accept it. */
@@ -55,8 +62,10 @@ export interface HandlerChainConfig {
  *     depends on who the caller is), audit (events name the user, denied requests are audited),
  *   impersonation (acting as another identity; checked for the authenticated user, so its
  *     refusals are audited under that user),
- *   authorization of the identity the request acts as, then in-flight limits (refused
- *     requests never hold a slot),
+ *   the concurrency limit, exactly one of: priority and fairness (classified by the identity
+ *     the request acts as) or the in-flight limits; before authorization, as in kube, so a
+ *     flood of denied requests is limited too,
+ *   authorization of the identity the request acts as,
  *   request timeout, compression (marks what the writers may gzip), and finally the handlers.
  */
 export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly RequestHandler[]): Express {
@@ -80,8 +89,10 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       ...(config.tracing ? [withTracing()] : []),
       withAudit(config.auditor, config.metrics.audit),
       withImpersonation(config.authorizer),
+      config.priorityAndFairness
+        ? withPriorityAndFairness(config.priorityAndFairness, config.requestTimeoutMs / 4)
+        : withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),
       withAuthorization(config.authorizer),
-      withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),
       withTimeout(config.requestTimeoutMs),
       ...(config.compression ? [withCompression()] : []),
       ...handlers,

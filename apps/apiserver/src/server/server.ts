@@ -20,6 +20,7 @@ import {
   type PostStartHook,
   toMiddleware,
 } from '@keel/health';
+import type { FlowController } from '@keel/flowcontrol';
 import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
 import { apiserverCertFileNames, createSecureServer, http2Compatible, selfSignedHosts } from '@keel/serving';
@@ -84,6 +85,14 @@ export interface ServerParts {
    * once its controller has read the store), given the served resources' stores.
    */
   readonly controllerHooks?: (dispatcher: ResourceDispatcher) => Readonly<Record<string, PostStartHook>>;
+  /**
+   * With --enable-priority-and-fairness: the controller the chain queues requests through and
+   * the start of its config consumer.
+   */
+  readonly flowControl?: {
+    readonly controller: FlowController;
+    readonly startConsumer: (signal: AbortSignal) => Promise<void>;
+  };
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -183,6 +192,7 @@ export async function runServer(
     rootCAIsClusterWide: () => parts.clientCA !== '',
     onNamespaceDefaultsError: (err: unknown) =>
       logger.error("Syncing a namespace's default ServiceAccount and root CA failed", { err }),
+    ...(parts.flowControl ? { flowControl: { startConsumer: parts.flowControl.startConsumer } } : {}),
     ...(config.featureGates.enabled('APIServerIdentity')
       ? {
           identityLease: {
@@ -269,6 +279,7 @@ export async function runServer(
       tracing: tracingEnabled(),
       maxRequestsInFlight: config.limits.maxRequestsInflight,
       maxMutatingRequestsInFlight: config.limits.maxMutatingRequestsInflight,
+      priorityAndFairness: parts.flowControl?.controller,
       requestTimeoutMs: config.limits.requestTimeout.milliseconds,
       metrics,
     },

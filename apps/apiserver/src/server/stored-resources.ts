@@ -25,6 +25,8 @@ export const STORED_RESOURCE_GROUPS: Readonly<Record<string, string>> = {
   mutatingwebhookconfigurations: 'admissionregistration.k8s.io',
   validatingwebhookconfigurations: 'admissionregistration.k8s.io',
   priorityclasses: 'scheduling.k8s.io',
+  flowschemas: 'flowcontrol.apiserver.k8s.io',
+  prioritylevelconfigurations: 'flowcontrol.apiserver.k8s.io',
 };
 
 /**

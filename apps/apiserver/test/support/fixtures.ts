@@ -60,7 +60,8 @@ export async function createEvent(server: TestApiServer, name: string): Promise<
  * /livez and /healthz list the same names without `shutdown`. With --authorization-mode RBAC,
  * `poststarthook/rbac/bootstrap-roles` and `.../start-clusterrole-aggregation-controller` follow
  * `poststarthook/bootstrap-controller`. The garbage collector's hook is Keel's own (the reference
- * runs the collector in its controller manager).
+ * runs the collector in its controller manager). Priority and fairness (on by default) adds its
+ * three hooks, which the spec's list (taken from a server without it) does not show.
  */
 export const READYZ_CHECKS = [
   'ping',
@@ -68,11 +69,14 @@ export const READYZ_CHECKS = [
   'store',
   'poststarthook/start-platform-apiserver-admission-initializer',
   'poststarthook/generic-apiserver-start-informers',
+  'poststarthook/priority-and-fairness-config-consumer',
+  'poststarthook/priority-and-fairness-filter',
   'poststarthook/start-apiextensions-informers',
   'poststarthook/start-apiextensions-controllers',
   'poststarthook/crd-informer-synced',
   'poststarthook/bootstrap-controller',
   'poststarthook/scheduling/bootstrap-system-priority-classes',
+  'poststarthook/apiserver/bootstrap-system-flowcontrol-configuration',
   'poststarthook/start-cluster-authentication-info-controller',
   'poststarthook/start-platform-apiserver-identity-lease-controller',
   'poststarthook/start-platform-apiserver-identity-lease-garbage-collector',

@@ -1,0 +1,123 @@
+import type { FlowObserver, RejectReason } from '@keel/flowcontrol';
+import type {
+  CounterChild,
+  CounterMetric,
+  GaugeMetric,
+  HistogramChild,
+  HistogramMetric,
+  MetricsRegistry,
+} from '@keel/metrics';
+
+type FlowLabel = 'priority_level' | 'flow_schema';
+
+/** upstream's queue wait and execution buckets (seconds). */
+const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
+
+interface Series {
+  readonly dispatched: CounterChild;
+  readonly waitDispatched: HistogramChild;
+  readonly execution: HistogramChild;
+  waiting: number;
+  executing: number;
+  readonly labels: { priority_level: string; flow_schema: string };
+}
+
+/**
+ * The apiserver_flowcontrol_* metrics, upstream's names and labels. The per-request series are
+ * looked up once per schema and level; the two gauges are counted in memory and read at each
+ * scrape, so a request costs no label hashing for them.
+ */
+export class FlowControlMetrics implements FlowObserver {
+  private readonly rejectedTotal: CounterMetric<FlowLabel | 'reason'>;
+  private readonly dispatchedTotal: CounterMetric<FlowLabel>;
+  private readonly waitDuration: HistogramMetric<FlowLabel | 'execute'>;
+  private readonly executionSeconds: HistogramMetric<FlowLabel | 'type'>;
+  private readonly limits: GaugeMetric<'priority_level'>;
+  private readonly series = new Map<string, Series>();
+
+  constructor(r: MetricsRegistry) {
+    this.rejectedTotal = r.counter({
+      name: 'apiserver_flowcontrol_rejected_requests_total',
+      help: 'Number of requests rejected by API Priority and Fairness subsystem',
+      labelNames: ['priority_level', 'flow_schema', 'reason'],
+    });
+    this.dispatchedTotal = r.counter({
+      name: 'apiserver_flowcontrol_dispatched_requests_total',
+      help: 'Number of requests executed by API Priority and Fairness subsystem',
+      labelNames: ['priority_level', 'flow_schema'],
+    });
+    const inqueue = r.gauge<FlowLabel>({
+      name: 'apiserver_flowcontrol_current_inqueue_requests',
+      help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
+      labelNames: ['priority_level', 'flow_schema'],
+      collect: () => {
+        for (const s of this.series.values()) inqueue.set(s.labels, s.waiting);
+      },
+    });
+    const executing = r.gauge<FlowLabel>({
+      name: 'apiserver_flowcontrol_current_executing_requests',
+      help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem',
+      labelNames: ['priority_level', 'flow_schema'],
+      collect: () => {
+        for (const s of this.series.values()) executing.set(s.labels, s.executing);
+      },
+    });
+    this.waitDuration = r.histogram({
+      name: 'apiserver_flowcontrol_request_wait_duration_seconds',
+      help: 'Length of time a request spent waiting in its queue',
+      labelNames: ['priority_level', 'flow_schema', 'execute'],
+      buckets: DURATION_BUCKETS,
+    });
+    this.executionSeconds = r.histogram({
+      name: 'apiserver_flowcontrol_request_execution_seconds',
+      help: 'Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem',
+      labelNames: ['priority_level', 'flow_schema', 'type'],
+      buckets: DURATION_BUCKETS,
+    });
+    this.limits = r.gauge({
+      name: 'apiserver_flowcontrol_request_concurrency_limit',
+      help: 'Nominal number of execution seats configured for each priority level',
+      labelNames: ['priority_level'],
+    });
+  }
+
+  private get(level: string, schema: string): Series {
+    const key = `${level}\0${schema}`;
+    let s = this.series.get(key);
+    if (!s) {
+      const labels = { priority_level: level, flow_schema: schema };
+      s = {
+        labels,
+        dispatched: this.dispatchedTotal.child(labels),
+        waitDispatched: this.waitDuration.child({ ...labels, execute: 'true' }),
+        execution: this.executionSeconds.child({ ...labels, type: 'regular' }),
+        waiting: 0,
+        executing: 0,
+      };
+      this.series.set(key, s);
+    }
+    return s;
+  }
+
+  concurrencyLimit(level: string, limit: number): void {
+    this.limits.set({ priority_level: level }, limit);
+  }
+  waiting(level: string, schema: string, delta: number): void {
+    this.get(level, schema).waiting += delta;
+  }
+  executing(level: string, schema: string, delta: number): void {
+    this.get(level, schema).executing += delta;
+  }
+  dispatched(level: string, schema: string, waitSeconds: number): void {
+    const s = this.get(level, schema);
+    s.dispatched.inc();
+    s.waitDispatched.observe(waitSeconds);
+  }
+  rejected(level: string, schema: string, reason: RejectReason, waitSeconds: number): void {
+    this.rejectedTotal.inc({ priority_level: level, flow_schema: schema, reason });
+    this.waitDuration.observe({ priority_level: level, flow_schema: schema, execute: 'false' }, waitSeconds);
+  }
+  executed(level: string, schema: string, seconds: number): void {
+    this.get(level, schema).execution.observe(seconds);
+  }
+}

@@ -1,0 +1,174 @@
+import {
+  AUTO_UPDATE_ANNOTATION,
+  CONDITION_DANGLING,
+  type FlowController,
+  mandatoryFlowSchemas,
+  mandatoryPriorityLevelConfigurations,
+  suggestedFlowSchemas,
+  suggestedPriorityLevelConfigurations,
+  type FlowSchema,
+  type PriorityLevelConfiguration,
+} from '@keel/flowcontrol';
+import { newUid } from '@keel/apimachinery';
+import { isStorageError, type Storage, type StoreInformer } from '@keel/storage';
+
+const API_VERSION = 'flowcontrol.apiserver.k8s.io/v1';
+export const FLOW_SCHEMAS_KEY = '/flowschemas';
+export const PRIORITY_LEVELS_KEY = '/prioritylevelconfigurations';
+
+/** RFC 3339 to the second, as metav1.Time is written. */
+const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+type Stored = (FlowSchema | PriorityLevelConfiguration) & { apiVersion?: string; kind?: string };
+
+/**
+ * upstream's shouldUpdateSpec: the annotation says whether the server keeps the spec current;
+ * without a boolean there, only an object nobody changed (generation 1) is kept current.
+ */
+function autoUpdates(obj: Stored): boolean {
+  const value = obj.metadata.annotations?.[AUTO_UPDATE_ANNOTATION];
+  if (value === 'true' || value === 'false') return value === 'true';
+  return (obj.metadata.generation ?? 0) === 1;
+}
+
+/**
+ * Creates or refreshes one bootstrap object. Mandatory objects always get the bootstrap spec;
+ * suggested ones only while they auto-update. Each write is a compare-and-swap on the store, so
+ * several servers on one Redis converge on the same object whatever their order.
+ */
+async function ensure(
+  storage: Storage,
+  keyRoot: string,
+  kind: string,
+  want: Stored,
+  mandatory: boolean,
+): Promise<void> {
+  const key = `${keyRoot}/${want.metadata.name ?? ''}`;
+  await storage.guaranteedUpdate<Stored>(
+    key,
+    (current) => {
+      if (!current) {
+        return {
+          apiVersion: API_VERSION,
+          kind,
+          metadata: {
+            ...want.metadata,
+            uid: newUid(),
+            creationTimestamp: now(),
+            generation: 1,
+            annotations: { [AUTO_UPDATE_ANNOTATION]: 'true' },
+          },
+          spec: structuredClone(want.spec),
+        } as Stored;
+      }
+      if (!mandatory && !autoUpdates(current)) return current;
+      const sameSpec = JSON.stringify(current.spec) === JSON.stringify(want.spec);
+      if (sameSpec && current.metadata.annotations?.[AUTO_UPDATE_ANNOTATION] === 'true') return current;
+      return {
+        ...current,
+        metadata: {
+          ...current.metadata,
+          annotations: { ...(current.metadata.annotations ?? {}), [AUTO_UPDATE_ANNOTATION]: 'true' },
+          generation: (current.metadata.generation ?? 0) + (sameSpec ? 0 : 1),
+        },
+        spec: structuredClone(want.spec),
+      } as Stored;
+    },
+    { ignoreNotFound: true },
+  );
+}
+
+/**
+ * `apiserver/bootstrap-system-flowcontrol-configuration`: the mandatory and suggested priority
+ * levels, then the flow schemas that reference them.
+ */
+export async function ensureFlowControlConfiguration(storage: Storage): Promise<void> {
+  for (const pl of mandatoryPriorityLevelConfigurations)
+    await ensure(storage, PRIORITY_LEVELS_KEY, 'PriorityLevelConfiguration', pl, true);
+  for (const pl of suggestedPriorityLevelConfigurations)
+    await ensure(storage, PRIORITY_LEVELS_KEY, 'PriorityLevelConfiguration', pl, false);
+  for (const fs of mandatoryFlowSchemas) await ensure(storage, FLOW_SCHEMAS_KEY, 'FlowSchema', fs, true);
+  for (const fs of suggestedFlowSchemas) await ensure(storage, FLOW_SCHEMAS_KEY, 'FlowSchema', fs, false);
+}
+
+/**
+ * The config consumer (`priority-and-fairness-config-consumer`): feeds the controller every
+ * stored FlowSchema and PriorityLevelConfiguration from the server's informers, and keeps each
+ * FlowSchema's Dangling condition saying whether its priority level exists.
+ */
+export class FlowControlConfigConsumer {
+  private pending = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly schemas: StoreInformer,
+    private readonly levels: StoreInformer,
+    readonly controller: FlowController,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** Resolves once the informers synced and the controller took their state in. */
+  async start(signal: AbortSignal): Promise<void> {
+    const unsubscribe = [
+      this.schemas.subscribe(() => this.schedule()),
+      this.levels.subscribe(() => this.schedule()),
+    ];
+    signal.addEventListener('abort', () => unsubscribe.forEach((u) => u()), { once: true });
+    await Promise.all([this.schemas.waitForSync(), this.levels.waitForSync()]);
+    this.refresh();
+  }
+
+  private schedule(): void {
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      this.refresh();
+    });
+  }
+
+  private refresh(): void {
+    const schemas = [...this.schemas.list()] as unknown as FlowSchema[];
+    const levels = [...this.levels.list()] as unknown as PriorityLevelConfiguration[];
+    this.controller.update(schemas, levels);
+    const levelNames = new Set(levels.map((l) => l.metadata.name));
+    for (const fs of schemas)
+      void this.markDangling(fs, !levelNames.has(fs.spec.priorityLevelConfiguration.name));
+  }
+
+  private async markDangling(fs: FlowSchema, dangling: boolean): Promise<void> {
+    const status = dangling ? 'True' : 'False';
+    const current = fs.status?.conditions?.find((c) => c.type === CONDITION_DANGLING);
+    if (current?.status === status) return;
+    const plName = fs.spec.priorityLevelConfiguration.name;
+    const condition = {
+      type: CONDITION_DANGLING,
+      status,
+      lastTransitionTime: now(),
+      reason: dangling ? 'NotFound' : 'Found',
+      message: dangling
+        ? `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" but there is no such object`
+        : `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" and it exists`,
+    };
+    try {
+      await this.storage.guaranteedUpdate<FlowSchema>(
+        `${FLOW_SCHEMAS_KEY}/${fs.metadata.name ?? ''}`,
+        (found) => {
+          // Without ignoreNotFound the store throws KeyNotFound instead of calling with nothing.
+          const stored = found as FlowSchema;
+          const conditions = stored.status?.conditions ?? [];
+          if (conditions.find((c) => c.type === CONDITION_DANGLING)?.status === status) return stored;
+          return {
+            ...stored,
+            status: {
+              ...(stored.status ?? {}),
+              conditions: [...conditions.filter((c) => c.type !== CONDITION_DANGLING), condition],
+            },
+          };
+        },
+      );
+    } catch (err) {
+      if (!isStorageError(err, 'KeyNotFound')) this.onError(err);
+    }
+  }
+}

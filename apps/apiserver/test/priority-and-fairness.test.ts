@@ -1,0 +1,341 @@
+/**
+ * API Priority and Fairness through a real server (--enable-priority-and-fairness, on by
+ * default): the bootstrap configuration served at every version and listed by kubectl, the
+ * X-Kubernetes-PF-* headers, a Reject level's 429, and fair queuing: a user flooding a level
+ * cannot starve another user of it. Seats are held by requests whose bodies the test sends
+ * later, so every assertion counts requests and orders, never timings.
+ */
+import { PassThrough } from 'node:stream';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dealHand, hashFlow } from '@keel/flowcontrol';
+import { ADMIN_TOKEN, TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
+import { clientConfig, type ClientConfig } from './support/clients/kubeconfig.js';
+import { kubectlOk } from './support/clients/kubectl.js';
+import { unique } from './support/core.js';
+
+const FC = '/apis/flowcontrol.apiserver.k8s.io';
+const FS_HEADER = 'x-kubernetes-pf-flowschema-uid';
+const PL_HEADER = 'x-kubernetes-pf-prioritylevel-uid';
+const TOO_MANY = 'Too many requests, please try again later.\n';
+
+type Obj = {
+  metadata: { name: string; uid: string; annotations?: Record<string, string> };
+  spec: Record<string, unknown>;
+};
+
+const as = (user: string) => ({ 'Impersonate-User': user });
+
+/** A create as `user` whose body is sent only when release() is called: it holds its seat till then. */
+function heldCreate(server: TestApiServer, user: string, ns: string, name: string) {
+  const body = new PassThrough();
+  // undici sends the headers with the first chunk of a streamed body: start it, hold the rest.
+  body.write('{"metadata":');
+  const done = request(`${server.url}/api/v1/namespaces/${ns}/configmaps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', ...as(user) },
+    body,
+    dispatcher: server.dispatcher,
+  }).then(async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text() }));
+  return {
+    done,
+    release: () => body.end(`${JSON.stringify({ name })}}`),
+  };
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The apiserver_flowcontrol_current_inqueue_requests total of one level. */
+async function inQueue(server: TestApiServer, level: string): Promise<number> {
+  const text = (await server.request('GET', '/metrics')).text;
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (
+      line.startsWith('apiserver_flowcontrol_current_inqueue_requests{') &&
+      line.includes(`priority_level="${level}"`)
+    )
+      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/** A level of one seat (with the server's 2) and the schema sending `users` to it, by user. */
+async function createLevel(
+  server: TestApiServer,
+  name: string,
+  users: string[],
+  limitResponse: Record<string, unknown>,
+): Promise<{ fs: Obj; pl: Obj }> {
+  const pl = await server.request('POST', `${FC}/v1/prioritylevelconfigurations`, {
+    body: {
+      metadata: { name },
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse } },
+    },
+  });
+  expect(pl.status).toBe(201);
+  const fs = await server.request('POST', `${FC}/v1beta1/flowschemas`, {
+    body: {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta1',
+      kind: 'FlowSchema',
+      metadata: { name },
+      spec: {
+        priorityLevelConfiguration: { name },
+        matchingPrecedence: 50,
+        distinguisherMethod: { type: 'ByUser' },
+        rules: [
+          {
+            subjects: users.map((u) => ({ kind: 'User', user: { name: u } })),
+            resourceRules: [
+              { verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true },
+            ],
+          },
+        ],
+      },
+    },
+  });
+  expect(fs.status).toBe(201);
+  const created = { fs: fs.json as Obj, pl: pl.json as Obj };
+  // The filter follows the store through the server's informers: wait until it classifies by the new schema.
+  await waitFor('the new FlowSchema to classify', async () => {
+    const r = await server.request('GET', '/api/v1/namespaces/default/configmaps', {
+      headers: as(users[0] ?? ''),
+    });
+    return r.headers[FS_HEADER] === created.fs.metadata.uid;
+  });
+  return created;
+}
+
+describe('API Priority and Fairness', () => {
+  let server: TestApiServer;
+  let cfg: ClientConfig;
+  beforeAll(async () => {
+    // A server concurrency limit of 2: a level with 1 share of the bootstrap's 245 gets one seat.
+    server = await TestApiServer.start({
+      args: ['--max-requests-inflight=1', '--max-mutating-requests-inflight=1'],
+    });
+    await server.ready();
+    cfg = clientConfig(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves the mandatory and suggested configuration at v1 and v1beta1, shares converted', async () => {
+    const levels = await server.request('GET', `${FC}/v1/prioritylevelconfigurations`);
+    const names = (levels.json as { items: Obj[] }).items.map((o) => o.metadata.name).sort();
+    expect(names).toEqual([
+      'catch-all',
+      'exempt',
+      'global-default',
+      'leader-election',
+      'node-high',
+      'system',
+      'workload-high',
+      'workload-low',
+    ]);
+    const v1 = (await server.request('GET', `${FC}/v1/prioritylevelconfigurations/workload-low`)).json as Obj;
+    expect(v1.spec).toEqual({
+      type: 'Limited',
+      limited: {
+        nominalConcurrencyShares: 100,
+        limitResponse: { type: 'Queue', queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } },
+        lendablePercent: 90,
+      },
+    });
+    expect(v1.metadata.annotations).toEqual({
+      'apf.kubernetes.io/autoupdate-spec': 'true',
+    });
+    const beta = (await server.request('GET', `${FC}/v1beta1/prioritylevelconfigurations/workload-low`))
+      .json as Obj;
+    expect(beta.spec['limited']).toMatchObject({ assuredConcurrencyShares: 100 });
+    const schemas = (await server.request('GET', `${FC}/v1beta3/flowschemas`)).json as { items: Obj[] };
+    expect(schemas.items.map((o) => o.metadata.name)).toEqual(
+      expect.arrayContaining([
+        'exempt',
+        'catch-all',
+        'global-default',
+        'probes',
+        'system-nodes',
+        'service-accounts',
+      ]),
+    );
+  });
+
+  it('discovery and OpenAPI list the group at every version, v1 preferred', async () => {
+    const group = (await server.request('GET', FC)).json as {
+      versions: { version: string }[];
+      preferredVersion: { version: string };
+    };
+    expect(group.versions.map((v) => v.version)).toEqual(['v1', 'v1beta3', 'v1beta2', 'v1beta1']);
+    expect(group.preferredVersion.version).toBe('v1');
+    const v3 = (await server.request('GET', '/openapi/v3')).json as { paths: Record<string, unknown> };
+    expect(Object.keys(v3.paths)).toEqual(
+      expect.arrayContaining([
+        'apis/flowcontrol.apiserver.k8s.io/v1',
+        'apis/flowcontrol.apiserver.k8s.io/v1beta1',
+      ]),
+    );
+  });
+
+  it('kubectl lists flowschemas and prioritylevelconfigurations', async () => {
+    const fs = await kubectlOk(cfg, ['get', 'flowschemas']);
+    expect(fs).toMatch(/^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL/);
+    expect(fs).toMatch(/\nexempt\s+exempt\s+1\s+<none>\s+\S+\s+False\n/);
+    expect(fs).toMatch(/\nglobal-default\s+global-default\s+9900\s+ByUser\s+\S+\s+False\n/);
+    const pl = await kubectlOk(cfg, ['get', 'prioritylevelconfigurations']);
+    expect(pl).toMatch(
+      /^NAME\s+TYPE\s+NOMINALCONCURRENCYSHARES\s+QUEUES\s+HANDSIZE\s+QUEUELENGTHLIMIT\s+AGE/,
+    );
+    expect(pl).toMatch(/\ncatch-all\s+Limited\s+5\s+<none>\s+<none>\s+<none>\s+\S+\n/);
+    expect(pl).toMatch(/\nexempt\s+Exempt\s+<none>\s+<none>\s+<none>\s+<none>\s+\S+\n/);
+  });
+
+  it('names the deciding schema and level in the response headers', async () => {
+    const uid = async (kind: string, name: string) =>
+      ((await server.request('GET', `${FC}/v1/${kind}/${name}`)).json as Obj).metadata.uid;
+    const admin = await server.request('GET', '/api/v1/namespaces');
+    expect(admin.headers[FS_HEADER]).toBe(await uid('flowschemas', 'exempt'));
+    expect(admin.headers[PL_HEADER]).toBe(await uid('prioritylevelconfigurations', 'exempt'));
+    const alice = await server.request('GET', '/api/v1/namespaces', { token: USER_TOKEN });
+    expect(alice.headers[FS_HEADER]).toBe(await uid('flowschemas', 'global-default'));
+    expect(alice.headers[PL_HEADER]).toBe(await uid('prioritylevelconfigurations', 'global-default'));
+  });
+
+  it('refuses validation failures with upstream messages', async () => {
+    const r = await server.request('POST', `${FC}/v1/prioritylevelconfigurations`, {
+      body: {
+        metadata: { name: unique('bad') },
+        spec: {
+          type: 'Limited',
+          limited: { limitResponse: { type: 'Queue', queuing: { queues: 2, handSize: 3 } } },
+        },
+      },
+    });
+    expect(r.status).toBe(422);
+    expect((r.json as { message: string }).message).toContain(
+      'spec.limited.limitResponse.queuing.handSize: Invalid value: 3: should not be greater than queues (2)',
+    );
+    const fs = await server.request('PUT', `${FC}/v1/flowschemas/exempt`, {
+      body: {
+        metadata: { name: 'exempt' },
+        spec: { priorityLevelConfiguration: { name: 'global-default' } },
+      },
+    });
+    expect(fs.status).toBe(422);
+    expect((fs.json as { message: string }).message).toContain("spec of 'exempt' must equal the fixed value");
+  });
+
+  it('a Reject level answers 429 with Retry-After while its seat is taken', async () => {
+    const name = unique('reject');
+    const user = `${name}-user`;
+    const { fs, pl } = await createLevel(server, name, [user], { type: 'Reject' });
+    const held = heldCreate(server, user, 'default', unique('held'));
+    await waitFor('the held request to execute', async () => {
+      const r = await server.request('GET', '/api/v1/namespaces/default/configmaps', { headers: as(user) });
+      return r.status === 429;
+    });
+    const refused = await server.request('GET', '/api/v1/namespaces/default/configmaps', {
+      headers: as(user),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toBe(TOO_MANY);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers[FS_HEADER]).toBe(fs.metadata.uid);
+    expect(refused.headers[PL_HEADER]).toBe(pl.metadata.uid);
+    held.release();
+    expect((await held.done).status).toBe(201);
+    expect(
+      (await server.request('GET', '/api/v1/namespaces/default/configmaps', { headers: as(user) })).status,
+    ).toBe(200);
+    const metrics = (await server.request('GET', '/metrics')).text;
+    expect(metrics).toMatch(
+      new RegExp(
+        `apiserver_flowcontrol_rejected_requests_total\\{priority_level="${name}",flow_schema="${name}",reason="concurrency-limit"\\} [1-9]`,
+      ),
+    );
+  });
+
+  it('one user flooding a level cannot starve another: queues fill, the quiet user is served in turn', async () => {
+    const name = unique('fair');
+    const noisy = `${name}-noisy`;
+    // 8 queues, hands of 2: pick a quiet user whose hand shares no queue with the noisy user's.
+    const hand = (u: string) => dealHand(hashFlow(name, u), 8, 2);
+    let quiet = '';
+    for (let i = 0; quiet === ''; i++) {
+      const candidate = `${name}-quiet-${i}`;
+      if (!hand(candidate).some((q) => hand(noisy).includes(q))) quiet = candidate;
+    }
+    await createLevel(server, name, [noisy, quiet], {
+      type: 'Queue',
+      queuing: { queues: 8, handSize: 2, queueLengthLimit: 5 },
+    });
+    const order: string[] = [];
+    const track = (who: string, p: Promise<ApiResponse | { status: number }>) =>
+      p.then((r) => {
+        if (r.status !== 429) order.push(who);
+        return r.status;
+      });
+    // The noisy user's first create holds the level's one seat until released.
+    const held = heldCreate(server, noisy, 'default', unique('held'));
+    await waitFor(
+      'the held request to execute',
+      async () => (await inQueue(server, name)) === 0 && order.length === 0 && (await probe()),
+    );
+    async function probe(): Promise<boolean> {
+      const text = (await server.request('GET', '/metrics')).text;
+      return new RegExp(
+        `apiserver_flowcontrol_current_executing_requests\\{priority_level="${name}",flow_schema="${name}"\\} 1`,
+      ).test(text);
+    }
+    const flood = Array.from({ length: 20 }, () =>
+      track('noisy', server.request('GET', '/api/v1/namespaces/default/configmaps', { headers: as(noisy) })),
+    );
+    // Its two queues of 5 fill; the other 10 are refused at once.
+    await waitFor('the flood to fill its queues', async () => (await inQueue(server, name)) === 10);
+    const quietOnes = Array.from({ length: 3 }, () =>
+      track('quiet', server.request('GET', '/api/v1/namespaces/default/configmaps', { headers: as(quiet) })),
+    );
+    await waitFor('the quiet requests to queue', async () => (await inQueue(server, name)) === 13);
+    held.release();
+    const floodStatuses = await Promise.all(flood);
+    const quietStatuses = await Promise.all(quietOnes);
+    expect((await held.done).status).toBe(201);
+    expect(floodStatuses.filter((s) => s === 429)).toHaveLength(10);
+    expect(floodStatuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(quietStatuses).toEqual([200, 200, 200]);
+    // Fair queuing serves the queues in turn: the quiet user's requests do not wait behind the
+    // whole flood (first come, first served would put all ten noisy requests first).
+    const lastQuiet = order.lastIndexOf('quiet');
+    expect(order.slice(lastQuiet + 1).filter((w) => w === 'noisy').length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('API Priority and Fairness with its group turned off', () => {
+  let server: TestApiServer;
+  beforeAll(async () => {
+    server = await TestApiServer.start({
+      args: [
+        '--runtime-config=flowcontrol.apiserver.k8s.io/v1=false,flowcontrol.apiserver.k8s.io/v1beta3=false,flowcontrol.apiserver.k8s.io/v1beta2=false,flowcontrol.apiserver.k8s.io/v1beta1=false',
+      ],
+    });
+    await server.ready();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves no flowcontrol group, yet still classifies by the stored configuration', async () => {
+    const groups = (await server.request('GET', '/apis')).json as { groups: { name: string }[] };
+    expect(groups.groups.map((g) => g.name)).not.toContain('flowcontrol.apiserver.k8s.io');
+    expect((await server.request('GET', `${FC}/v1/flowschemas`)).status).toBe(404);
+    const r = await server.request('GET', '/api/v1/namespaces', { token: USER_TOKEN });
+    expect(r.status).toBe(200);
+    expect(r.headers[FS_HEADER]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * The config consumer and dispatcher (upstream's apf_controller): it turns the stored FlowSchemas
+ * and PriorityLevelConfigurations into a classifier and one QueueSet per limited level, and hands
+ * each request either a seat or a rejection. The server's concurrency limit
+ * (--max-requests-inflight plus --max-mutating-requests-inflight) is split between the levels in
+ * proportion to their nominalConcurrencyShares, rounded up. Missing mandatory objects are taken
+ * from the bootstrap configuration, as upstream does, so exempt and catch-all always exist.
+ */
+import {
+  CATCH_ALL,
+  EXEMPT,
+  mandatoryFlowSchemas,
+  mandatoryPriorityLevelConfigurations,
+} from './bootstrap.js';
+import { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
+import { QueueSet, type RejectReason, type Ticket } from './queueset.js';
+import { hashFlow } from './shuffle-sharding.js';
+import {
+  DISTINGUISHER_BY_NAMESPACE,
+  DISTINGUISHER_BY_USER,
+  LIMIT_RESPONSE_QUEUE,
+  PRIORITY_LEVEL_EXEMPT,
+  type FlowSchema,
+  type PriorityLevelConfiguration,
+} from './types.js';
+
+/** What the controller tells the metrics about; every call names the schema and the level. */
+export interface FlowObserver {
+  concurrencyLimit(level: string, limit: number): void;
+  /** delta +1 / -1 as a request starts or stops waiting. */
+  waiting(level: string, schema: string, delta: number): void;
+  executing(level: string, schema: string, delta: number): void;
+  dispatched(level: string, schema: string, waitSeconds: number): void;
+  rejected(level: string, schema: string, reason: RejectReason, waitSeconds: number): void;
+  executed(level: string, schema: string, seconds: number): void;
+}
+
+export const NO_OBSERVER: FlowObserver = {
+  concurrencyLimit: () => undefined,
+  waiting: () => undefined,
+  executing: () => undefined,
+  dispatched: () => undefined,
+  rejected: () => undefined,
+  executed: () => undefined,
+};
+
+export interface Classification {
+  readonly flowSchema: FlowSchema;
+  readonly priorityLevel: PriorityLevelConfiguration;
+  readonly exempt: boolean;
+  /** The flow distinguisher: the user's name, the namespace, or ''. */
+  readonly distinguisher: string;
+}
+
+interface Level {
+  readonly config: PriorityLevelConfiguration;
+  readonly exempt: boolean;
+  /** Undefined for exempt levels. */
+  readonly queues?: QueueSet;
+  concurrencyLimit: number;
+}
+
+/** The outcome callbacks of handle(): exactly one of execute or reject is called, once. */
+export interface FlowCallbacks {
+  /** Run the request; call done() when it finished. */
+  readonly execute: (done: () => void) => void;
+  readonly reject: (reason: RejectReason) => void;
+}
+
+export interface RequestHandle {
+  /** Ends the request's wait (its timeout, or the client went away); false when it was not waiting. */
+  cancel(reason: RejectReason): boolean;
+}
+
+const HASH_CACHE_LIMIT = 10_000;
+
+export class FlowController {
+  private schemas: readonly FlowSchema[] = [];
+  private levels = new Map<string, Level>();
+  private readonly hashes = new Map<string, bigint>();
+
+  constructor(
+    private readonly serverConcurrencyLimit: number,
+    private readonly observer: FlowObserver = NO_OBSERVER,
+  ) {
+    this.update([], []);
+  }
+
+  /** Takes the current stored configuration (all of it, each time it changes). */
+  update(flowSchemas: readonly FlowSchema[], levels: readonly PriorityLevelConfiguration[]): void {
+    const plcs = withMandatory(levels, mandatoryPriorityLevelConfigurations);
+    const shares = (pl: PriorityLevelConfiguration): number =>
+      pl.spec.type === PRIORITY_LEVEL_EXEMPT
+        ? (pl.spec.exempt?.nominalConcurrencyShares ?? 0)
+        : (pl.spec.limited?.nominalConcurrencyShares ?? 0);
+    const total = plcs.reduce((sum, pl) => sum + shares(pl), 0);
+    const next = new Map<string, Level>();
+    for (const pl of plcs) {
+      const name = pl.metadata.name ?? '';
+      const limit = total === 0 ? 0 : Math.ceil((this.serverConcurrencyLimit * shares(pl)) / total);
+      const exempt = pl.spec.type === PRIORITY_LEVEL_EXEMPT;
+      const old = this.levels.get(name);
+      if (exempt) {
+        next.set(name, { config: pl, exempt, concurrencyLimit: limit });
+      } else {
+        const lr = pl.spec.limited?.limitResponse;
+        const q = lr?.type === LIMIT_RESPONSE_QUEUE ? lr.queuing : undefined;
+        const qsConfig = {
+          concurrencyLimit: limit,
+          queues: q?.queues ?? 0,
+          handSize: q?.handSize ?? 0,
+          queueLengthLimit: q?.queueLengthLimit ?? 0,
+        };
+        const queues = old?.queues ?? new QueueSet(qsConfig);
+        queues.setConfig(qsConfig);
+        next.set(name, { config: pl, exempt, queues, concurrencyLimit: limit });
+      }
+      this.observer.concurrencyLimit(name, limit);
+    }
+    // A level that went away rejects what still waits in it: nothing would ever dispatch it.
+    for (const [name, old] of this.levels) {
+      if (!next.has(name))
+        old.queues?.setConfig({ concurrencyLimit: 0, queues: 0, handSize: 0, queueLengthLimit: 0 });
+    }
+    this.levels = next;
+    this.schemas = withMandatory(flowSchemas, mandatoryFlowSchemas).sort(byPrecedence);
+  }
+
+  /** The names of the FlowSchemas whose priority level does not exist. */
+  dangling(): string[] {
+    return this.schemas
+      .filter((fs) => !this.levels.has(fs.spec.priorityLevelConfiguration.name))
+      .map((fs) => fs.metadata.name ?? '');
+  }
+
+  /** The concurrency limit of each level, by name. */
+  concurrencyLimits(): Map<string, number> {
+    return new Map([...this.levels].map(([name, l]) => [name, l.concurrencyLimit]));
+  }
+
+  classify(d: RequestDigest): Classification {
+    for (const fs of this.schemas) {
+      const level = this.levels.get(fs.spec.priorityLevelConfiguration.name);
+      if (!level || !matchesFlowSchema(fs, d)) continue;
+      return {
+        flowSchema: fs,
+        priorityLevel: level.config,
+        exempt: level.exempt,
+        distinguisher: distinguish(fs, d),
+      };
+    }
+    // The mandatory catch-all matches every request; this is only reached for a user in no group.
+    const fs = this.schemas.find((s) => s.metadata.name === CATCH_ALL) as FlowSchema;
+    const level = this.levels.get(CATCH_ALL) as Level;
+    return { flowSchema: fs, priorityLevel: level.config, exempt: false, distinguisher: d.user.name };
+  }
+
+  /** Runs, queues or rejects a classified request. */
+  handle(c: Classification, callbacks: FlowCallbacks): RequestHandle {
+    const schema = c.flowSchema.metadata.name ?? '';
+    const levelName = c.priorityLevel.metadata.name ?? '';
+    const level = this.levels.get(levelName);
+    const queued = Date.now();
+    const obs = this.observer;
+    const run = (finish: () => void): void => {
+      const started = Date.now();
+      obs.dispatched(levelName, schema, (started - queued) / 1000);
+      obs.executing(levelName, schema, 1);
+      callbacks.execute(() => {
+        obs.executing(levelName, schema, -1);
+        obs.executed(levelName, schema, (Date.now() - started) / 1000);
+        finish();
+      });
+    };
+    if (!level?.queues) {
+      run(() => undefined);
+      return { cancel: () => false };
+    }
+    const key = `${schema}\0${c.distinguisher}`;
+    let hash = this.hashes.get(key);
+    if (hash === undefined) {
+      if (this.hashes.size >= HASH_CACHE_LIMIT) this.hashes.clear();
+      hash = hashFlow(schema, c.distinguisher);
+      this.hashes.set(key, hash);
+    }
+    let waiting = false;
+    let settled = false;
+    // Filled once start() returns; its callbacks may run before that.
+    const ref: { ticket?: Ticket } = {};
+    const finishTicket = (): void => ref.ticket?.finish();
+    ref.ticket = level.queues.start(hash, {
+      dispatch: () => {
+        settled = true;
+        if (waiting) obs.waiting(levelName, schema, -1);
+        waiting = false;
+        run(() => {
+          // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
+          if (ref.ticket) ref.ticket.finish();
+          else queueMicrotask(finishTicket);
+        });
+      },
+      reject: (reason) => {
+        settled = true;
+        if (waiting) obs.waiting(levelName, schema, -1);
+        waiting = false;
+        obs.rejected(levelName, schema, reason, (Date.now() - queued) / 1000);
+        callbacks.reject(reason);
+      },
+    });
+    if (!settled) {
+      waiting = true;
+      obs.waiting(levelName, schema, 1);
+    }
+    return {
+      cancel: (reason) => ref.ticket?.cancel(reason) ?? false,
+    };
+  }
+}
+
+function distinguish(fs: FlowSchema, d: RequestDigest): string {
+  switch (fs.spec.distinguisherMethod?.type) {
+    case DISTINGUISHER_BY_USER:
+      return d.user.name;
+    case DISTINGUISHER_BY_NAMESPACE:
+      return d.namespace;
+    default:
+      return '';
+  }
+}
+
+function withMandatory<T extends { metadata: { name?: string } }>(
+  objs: readonly T[],
+  mandatory: readonly T[],
+): T[] {
+  const names = new Set(objs.map((o) => o.metadata.name));
+  return [...objs, ...mandatory.filter((m) => !names.has(m.metadata.name))];
+}
+
+export { EXEMPT, CATCH_ALL };

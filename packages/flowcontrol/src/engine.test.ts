@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import {
+  mandatoryFlowSchemas,
+  suggestedFlowSchemas,
+  suggestedPriorityLevelConfigurations,
+} from './bootstrap.js';
+import { FlowController } from './controller.js';
+import type { RequestDigest } from './match.js';
+import { QueueSet, type RejectReason, type Ticket } from './queueset.js';
+import { dealHand, hashFlow } from './shuffle-sharding.js';
+
+describe('shuffle sharding', () => {
+  it('deals the same distinct hand for the same flow, different hands for different flows', () => {
+    const a = dealHand(hashFlow('global-default', 'alice'), 128, 6);
+    expect(dealHand(hashFlow('global-default', 'alice'), 128, 6)).toEqual(a);
+    expect(new Set(a).size).toBe(6);
+    expect(a.every((c) => c >= 0 && c < 128)).toBe(true);
+    expect(dealHand(hashFlow('global-default', 'bob'), 128, 6)).not.toEqual(a);
+  });
+
+  it('deals upstream’s mixed-radix hand', () => {
+    // 13 = 1 + 4*(0 + 3*1): remainders 1 (of 4), 0 (of 3), 1 (of 2); the last skips cards 0 and 1 → 3.
+    expect(dealHand(13n, 4, 3)).toEqual([1, 0, 3]);
+    expect(dealHand(0n, 4, 4)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+interface Run {
+  ticket: Ticket;
+  state: 'waiting' | 'running' | 'done' | RejectReason;
+}
+function submit(qs: QueueSet, flow: string, log: string[]): Run {
+  const run: Run = { ticket: undefined as unknown as Ticket, state: 'waiting' };
+  run.ticket = qs.start(hashFlow('fs', flow), {
+    dispatch: () => {
+      run.state = 'running';
+      log.push(flow);
+    },
+    reject: (r) => (run.state = r),
+  });
+  return run;
+}
+
+describe('QueueSet', () => {
+  it('serves a quiet flow in turn with a flooding one', () => {
+    const qs = new QueueSet({ concurrencyLimit: 1, queues: 64, handSize: 6, queueLengthLimit: 1000 });
+    const log: string[] = [];
+    const runs = [...Array.from({ length: 200 }, () => submit(qs, 'noisy', log))];
+    runs.push(...Array.from({ length: 5 }, () => submit(qs, 'quiet', log)));
+    // Finish requests one by one: each freed seat goes to the queue with the lowest virtual start.
+    for (let i = 0; i < 20; i++) {
+      const running = runs.find((r) => r.state === 'running');
+      if (!running) break;
+      running.state = 'done';
+      running.ticket.finish();
+    }
+    const firstTwenty = log.slice(0, 21);
+    expect(firstTwenty.filter((f) => f === 'quiet')).toHaveLength(5);
+    expect(qs.executing).toBe(1);
+  });
+
+  it('rejects with queue-full over queueLengthLimit and concurrency-limit without queues', () => {
+    const qs = new QueueSet({ concurrencyLimit: 1, queues: 1, handSize: 1, queueLengthLimit: 2 });
+    const log: string[] = [];
+    const runs = Array.from({ length: 4 }, () => submit(qs, 'a', log));
+    expect(runs.map((r) => r.state)).toEqual(['running', 'waiting', 'waiting', 'queue-full']);
+    const reject = new QueueSet({ concurrencyLimit: 1, queues: 0, handSize: 0, queueLengthLimit: 0 });
+    expect([submit(reject, 'a', log).state, submit(reject, 'b', log).state]).toEqual([
+      'running',
+      'concurrency-limit',
+    ]);
+  });
+
+  it('takes a cancelled request out of its queue', () => {
+    const qs = new QueueSet({ concurrencyLimit: 1, queues: 4, handSize: 2, queueLengthLimit: 5 });
+    const log: string[] = [];
+    const first = submit(qs, 'a', log);
+    const second = submit(qs, 'a', log);
+    expect(second.ticket.cancel('time-out')).toBe(true);
+    expect(second.state).toBe('time-out');
+    expect(qs.waiting).toBe(0);
+    first.ticket.finish();
+    expect(qs.executing).toBe(0);
+  });
+});
+
+const digest = (name: string, groups: string[], extra: Partial<RequestDigest> = {}): RequestDigest => ({
+  user: { name, groups },
+  isResourceRequest: true,
+  verb: 'create',
+  apiGroup: '',
+  resource: 'configmaps',
+  subresource: '',
+  namespace: 'default',
+  path: '/api/v1/namespaces/default/configmaps',
+  ...extra,
+});
+
+describe('FlowController', () => {
+  const fc = new FlowController(600);
+  fc.update([...mandatoryFlowSchemas, ...suggestedFlowSchemas], [...suggestedPriorityLevelConfigurations]);
+
+  it.each([
+    ['system:masters', digest('admin', ['system:masters', 'system:authenticated']), 'exempt', 'exempt'],
+    ['a user', digest('alice', ['system:authenticated']), 'global-default', 'global-default'],
+    ['a node', digest('system:node:n1', ['system:nodes', 'system:authenticated']), 'system-nodes', 'system'],
+    [
+      'a node lease',
+      digest('system:node:n1', ['system:nodes', 'system:authenticated'], {
+        apiGroup: 'coordination.k8s.io',
+        resource: 'leases',
+      }),
+      'system-node-high',
+      'node-high',
+    ],
+    [
+      'a service account',
+      digest('system:serviceaccount:ns:sa', ['system:serviceaccounts', 'system:authenticated']),
+      'service-accounts',
+      'workload-low',
+    ],
+    [
+      'a probe',
+      digest('system:anonymous', ['system:unauthenticated'], {
+        isResourceRequest: false,
+        verb: 'get',
+        path: '/readyz',
+      }),
+      'probes',
+      'exempt',
+    ],
+  ])('classifies %s', (_n, d, fs, pl) => {
+    const c = fc.classify(d);
+    expect([c.flowSchema.metadata.name, c.priorityLevel.metadata.name]).toEqual([fs, pl]);
+  });
+
+  it('splits the server limit by shares, rounded up', () => {
+    const limits = fc.concurrencyLimits();
+    // 600 * 20 / (5 + 0 + 30 + 40 + 10 + 40 + 100 + 20) = 48.98
+    expect(limits.get('global-default')).toBe(49);
+    expect(limits.get('catch-all')).toBe(13);
+  });
+
+  it('restores the mandatory objects when they are missing', () => {
+    const bare = new FlowController(10);
+    bare.update([], []);
+    expect(bare.classify(digest('alice', ['system:authenticated'])).priorityLevel.metadata.name).toBe(
+      'catch-all',
+    );
+    expect(bare.dangling()).toEqual([]);
+  });
+});

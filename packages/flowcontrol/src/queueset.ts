@@ -1,0 +1,217 @@
+/**
+ * One priority level's queues (upstream's fairqueuing/queueset): at most `concurrencyLimit`
+ * requests execute at once; the others wait in the queues their flows are shuffle-sharded to,
+ * and a freed seat goes to the queue with the smallest virtual start time. Every dispatched
+ * request advances its queue's virtual start by one, and an idle queue that becomes busy starts
+ * at the current virtual time, so queues with waiting requests are served in turn however many
+ * requests each holds (start-time fair queuing with equal costs: a flow that floods only grows its
+ * own queues). With no queues (limitResponse Reject) a request over the limit is rejected at once.
+ */
+import { dealHand } from './shuffle-sharding.js';
+
+export interface QueueSetConfig {
+  readonly concurrencyLimit: number;
+  /** 0: no queuing (limitResponse Reject). */
+  readonly queues: number;
+  readonly handSize: number;
+  readonly queueLengthLimit: number;
+}
+
+/** Why a request was not served, as upstream's apiserver_flowcontrol_rejected_requests_total says. */
+export type RejectReason = 'queue-full' | 'concurrency-limit' | 'time-out' | 'cancelled';
+
+export interface RequestCallbacks {
+  /** The request may execute now; call the returned ticket's finish() when it is done. */
+  readonly dispatch: () => void;
+  readonly reject: (reason: RejectReason) => void;
+}
+
+interface Waiting {
+  readonly hash: bigint;
+  readonly callbacks: RequestCallbacks;
+  queue: Queue;
+  state: 'waiting' | 'executing' | 'done';
+}
+
+class Queue {
+  readonly requests: Waiting[] = [];
+  head = 0;
+  executing = 0;
+  virtualStart = 0;
+  get length(): number {
+    return this.requests.length - this.head;
+  }
+  shift(): Waiting | undefined {
+    const w = this.requests[this.head];
+    if (!w) return undefined;
+    this.requests[this.head++] = undefined as unknown as Waiting;
+    if (this.head > 64 && this.head * 2 > this.requests.length) {
+      this.requests.splice(0, this.head);
+      this.head = 0;
+    }
+    return w;
+  }
+  remove(w: Waiting): boolean {
+    const i = this.requests.indexOf(w, this.head);
+    if (i === -1) return false;
+    this.requests.splice(i, 1);
+    return true;
+  }
+}
+
+/** A request's handle: finish() after it executed, cancel() when it stops waiting. */
+export interface Ticket {
+  finish(): void;
+  /** Takes a waiting request out of its queue and rejects it with `reason`; false when not waiting. */
+  cancel(reason: RejectReason): boolean;
+}
+
+const HAND_CACHE_LIMIT = 10_000;
+
+export class QueueSet {
+  private queues: Queue[] = [];
+  private config: QueueSetConfig;
+  private virtualTime = 0;
+  private executingCount = 0;
+  private waitingCount = 0;
+  /** Where the search for the next queue starts, so ties go round the queues. */
+  private robin = 0;
+  /** Each flow's hand, dealt once per configuration (BigInt arithmetic is not free). */
+  private readonly hands = new Map<bigint, number[]>();
+
+  constructor(config: QueueSetConfig) {
+    this.config = config;
+    this.queues = Array.from({ length: config.queues }, () => new Queue());
+  }
+
+  get executing(): number {
+    return this.executingCount;
+  }
+  get waiting(): number {
+    return this.waitingCount;
+  }
+  get concurrencyLimit(): number {
+    return this.config.concurrencyLimit;
+  }
+
+  /** Takes a new configuration: waiting requests are dealt into the new queues, then seats freed by a higher limit are filled. */
+  setConfig(config: QueueSetConfig): void {
+    const old = this.config;
+    this.config = config;
+    if (old.queues !== config.queues || old.handSize !== config.handSize) {
+      this.hands.clear();
+      const waiting = this.queues.flatMap((q) => q.requests.slice(q.head));
+      this.queues = Array.from({ length: config.queues }, () => new Queue());
+      for (const w of waiting) {
+        if (config.queues === 0) {
+          this.waitingCount--;
+          w.state = 'done';
+          w.callbacks.reject('concurrency-limit');
+          continue;
+        }
+        const q = this.chooseQueue(w.hash);
+        w.queue = q;
+        if (q.length === 0 && q.executing === 0) q.virtualStart = Math.max(q.virtualStart, this.virtualTime);
+        q.requests.push(w);
+      }
+    }
+    this.dispatchWaiting();
+  }
+
+  /** Starts or queues one request of the flow with hash `hash`; the callbacks say what became of it. */
+  start(hash: bigint, callbacks: RequestCallbacks): Ticket {
+    const { concurrencyLimit, queues } = this.config;
+    if (queues === 0) {
+      const w: Waiting = { hash, callbacks, queue: NO_QUEUE, state: 'done' };
+      if (this.executingCount < concurrencyLimit) this.execute(w);
+      else callbacks.reject('concurrency-limit');
+      return this.ticket(w);
+    }
+    const q = this.chooseQueue(hash);
+    const w: Waiting = { hash, callbacks, queue: q, state: 'waiting' };
+    if (q.length >= this.config.queueLengthLimit) {
+      w.state = 'done';
+      callbacks.reject('queue-full');
+      return this.ticket(w);
+    }
+    if (q.length === 0 && q.executing === 0) q.virtualStart = Math.max(q.virtualStart, this.virtualTime);
+    q.requests.push(w);
+    this.waitingCount++;
+    this.dispatchWaiting();
+    return this.ticket(w);
+  }
+
+  private ticket(w: Waiting): Ticket {
+    return {
+      finish: () => {
+        if (w.state !== 'executing') return;
+        w.state = 'done';
+        this.executingCount--;
+        w.queue.executing--;
+        this.dispatchWaiting();
+      },
+      cancel: (reason) => {
+        if (w.state !== 'waiting') return false;
+        w.queue.remove(w);
+        this.waitingCount--;
+        w.state = 'done';
+        w.callbacks.reject(reason);
+        return true;
+      },
+    };
+  }
+
+  /** The least loaded queue of the flow's hand (waiting plus executing), the first dealt on ties. */
+  private chooseQueue(hash: bigint): Queue {
+    let hand = this.hands.get(hash);
+    if (!hand) {
+      if (this.hands.size >= HAND_CACHE_LIMIT) this.hands.clear();
+      hand = dealHand(hash, this.queues.length, Math.min(this.config.handSize, this.queues.length));
+      this.hands.set(hash, hand);
+    }
+    let best: Queue | undefined;
+    for (const i of hand) {
+      const q = this.queues[i];
+      if (q && (!best || q.length + q.executing < best.length + best.executing)) best = q;
+    }
+    return best ?? (this.queues[0] as Queue);
+  }
+
+  private dispatchWaiting(): void {
+    while (this.waitingCount > 0 && this.executingCount < this.config.concurrencyLimit) {
+      const q = this.nextQueue();
+      const w = q?.shift();
+      if (!q || !w) return;
+      this.waitingCount--;
+      this.virtualTime = Math.max(this.virtualTime, q.virtualStart);
+      q.virtualStart += 1;
+      this.execute(w);
+    }
+  }
+
+  private execute(w: Waiting): void {
+    w.state = 'executing';
+    this.executingCount++;
+    w.queue.executing++;
+    w.callbacks.dispatch();
+  }
+
+  private nextQueue(): Queue | undefined {
+    let best: Queue | undefined;
+    let bestIndex = 0;
+    const n = this.queues.length;
+    for (let k = 0; k < n; k++) {
+      const i = (this.robin + k) % n;
+      const q = this.queues[i] as Queue;
+      if (q.length > 0 && (!best || q.virtualStart < best.virtualStart)) {
+        best = q;
+        bestIndex = i;
+      }
+    }
+    if (best) this.robin = (bestIndex + 1) % n;
+    return best;
+  }
+}
+
+/** The queue a request of a level without queues counts its execution against. */
+const NO_QUEUE = new Queue();
