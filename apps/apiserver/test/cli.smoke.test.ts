@@ -81,8 +81,8 @@ describe('keel-apiserver command line (built, plain node)', () => {
     ],
     [['--watch-cache-sizes=pods#x'], /--watch-cache-sizes "pods#x" has a size that is not an integer/],
     [
-      ['--http2-max-streams-per-connection=100'],
-      /--http2-max-streams-per-connection=100 is not supported by Keel/,
+      ['--http2-max-streams-per-connection=-1'],
+      /--http2-max-streams-per-connection must not be negative, got -1/,
     ],
   ])('refuses %j with a clear line and exit 1', async (args, message) => {
     const r = await runNode(entry, args);
