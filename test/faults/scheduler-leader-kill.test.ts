@@ -134,7 +134,11 @@ describe('fault: the leading scheduler is killed under pod load (built processes
         30_000,
         'the standby to take the lease',
       );
-      await eventually(async () => boundBy(standby).length >= BINDINGS_EACH, 30_000, 'bindings by the standby');
+      await eventually(
+        async () => boundBy(standby).length >= BINDINGS_EACH,
+        30_000,
+        'bindings by the standby',
+      );
       await load.stop();
       stopped = true;
 

@@ -149,7 +149,10 @@ export class SchedulerCluster {
 
   async events(namespace: string): Promise<SchedulerEvent[]> {
     return (
-      await this.call<{ items: SchedulerEvent[] }>('GET', `/apis/events.k8s.io/v1/namespaces/${namespace}/events`)
+      await this.call<{ items: SchedulerEvent[] }>(
+        'GET',
+        `/apis/events.k8s.io/v1/namespaces/${namespace}/events`,
+      )
     ).items;
   }
 
