@@ -43,3 +43,12 @@ export {
   type WriteRecord,
 } from './write-load.js';
 export { http2Request, http2Session, http2Watch, type Http2Reply, type Http2Watch } from './http2-client.js';
+export {
+  SchedulerCluster,
+  FAST_ELECTION,
+  eventually,
+  scheduledCounts,
+  type SchedulerEvent,
+  type SchedulerLease,
+  type SchedulerPod,
+} from './scheduler-cluster.js';
