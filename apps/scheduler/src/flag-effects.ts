@@ -147,21 +147,24 @@ export const schedulerFlagEffects: FlagEffects = {
   },
   'leader-elect-lease-duration': {
     acts: [
-      'apps/scheduler/test/cluster.ts',
+      'packages/testing/src/scheduler-cluster.ts',
+      'test/faults/scheduler-leader-kill.test.ts',
       'apps/scheduler/test/leader-election.test.ts',
       'packages/leaderelection/src/elector.test.ts',
     ],
   },
   'leader-elect-renew-deadline': {
     acts: [
-      'apps/scheduler/test/cluster.ts',
+      'packages/testing/src/scheduler-cluster.ts',
+      'test/faults/scheduler-leader-kill.test.ts',
       'apps/scheduler/test/leader-election.test.ts',
       'packages/leaderelection/src/elector.test.ts',
     ],
   },
   'leader-elect-retry-period': {
     acts: [
-      'apps/scheduler/test/cluster.ts',
+      'packages/testing/src/scheduler-cluster.ts',
+      'test/faults/scheduler-leader-kill.test.ts',
       'apps/scheduler/test/leader-election.test.ts',
       'packages/leaderelection/src/elector.test.ts',
     ],
