@@ -1,17 +1,7 @@
 import { StorageError } from './errors.js';
 import { keyRoot } from './keys.js';
-import type {
-  CreateOptions,
-  DeleteOptions,
-  GetOptions,
-  ListOptions,
-  ListResult,
-  Storage,
-  StoredObject,
-  UpdateOptions,
-  WatchEvent,
-  WatchOptions,
-} from './storage.js';
+import { KeyRoutedStorage } from './key-routed-storage.js';
+import type { Storage } from './storage.js';
 
 /**
  * One store per key root (`/pods`, `/events`, ...), made on first use: how Keel spreads over a
@@ -21,7 +11,7 @@ import type {
  * --store-servers-overrides. Every guarantee of the Storage contract holds per root: no call
  * spans two roots (lists, watches and continue tokens are all under one prefix).
  */
-export class ShardedStorage implements Storage {
+export class ShardedStorage extends KeyRoutedStorage {
   private readonly shards = new Map<string, Storage>();
   private closed = false;
 
@@ -30,9 +20,11 @@ export class ShardedStorage implements Storage {
     private readonly open: (root: string) => Storage,
     /** Closes what the shards share (the connection), after every shard closed. */
     private readonly closeShared: () => Promise<void>,
-  ) {}
+  ) {
+    super();
+  }
 
-  private shard(key: string): Storage {
+  protected storeFor(key: string): Storage {
     if (this.closed) throw new StorageError('Unreachable', 'storage is closed');
     const root = keyRoot(key);
     let s = this.shards.get(root);
@@ -48,48 +40,15 @@ export class ShardedStorage implements Storage {
     return [...this.shards.keys()];
   }
 
-  create<T extends object = StoredObject>(key: string, obj: T, opts?: CreateOptions): Promise<T> {
-    return this.shard(key).create(key, obj, opts);
-  }
-  get<T extends object = StoredObject>(
-    key: string,
-    opts?: GetOptions & { ignoreNotFound?: false },
-  ): Promise<T>;
-  get<T extends object = StoredObject>(key: string, opts: GetOptions): Promise<T | undefined>;
-  get<T extends object = StoredObject>(key: string, opts: GetOptions = {}): Promise<T | undefined> {
-    return this.shard(key).get<T>(key, opts);
-  }
-  list<T extends object = StoredObject>(prefix: string, opts?: ListOptions<T>): Promise<ListResult<T>> {
-    return this.shard(prefix).list(prefix, opts);
-  }
-  guaranteedUpdate<T extends object = StoredObject>(
-    key: string,
-    tryUpdate: (current: T | undefined) => T | Promise<T>,
-    opts?: UpdateOptions<T>,
-  ): Promise<T> {
-    return this.shard(key).guaranteedUpdate(key, tryUpdate, opts);
-  }
-  delete<T extends object = StoredObject>(key: string, opts?: DeleteOptions<T>): Promise<T> {
-    return this.shard(key).delete(key, opts);
-  }
-  watch<T extends object = StoredObject>(
-    prefix: string,
-    opts: WatchOptions<T>,
-  ): AsyncIterable<WatchEvent<T>> {
-    return this.shard(prefix).watch(prefix, opts);
-  }
-  currentResourceVersion(prefix = ''): Promise<string> {
-    return this.shard(prefix).currentResourceVersion(prefix);
-  }
   /** Every shard reports the whole cluster's memory, so one answers for all. */
   dbSize(): Promise<number> {
-    return this.shard('').dbSize();
+    return this.storeFor('').dbSize();
   }
   healthCheck(timeoutMs: number): Promise<void> {
-    return this.shard('').healthCheck(timeoutMs);
+    return this.storeFor('').healthCheck(timeoutMs);
   }
   readinessCheck(timeoutMs: number): Promise<void> {
-    return this.shard('').readinessCheck(timeoutMs);
+    return this.storeFor('').readinessCheck(timeoutMs);
   }
   async close(): Promise<void> {
     if (this.closed) return;
