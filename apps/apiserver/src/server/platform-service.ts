@@ -3,6 +3,7 @@ import { newUid } from '@keel/apimachinery';
 import { defaultService, type Endpoints, type Service } from '@keel/coreapi';
 import { isStorageError, type Storage } from '@keel/storage';
 import type { EndpointReconcilerType } from '../options/service-network-options.js';
+import type { WriteTransaction } from '../registry/store-types.js';
 import { ServiceAllocator } from '../resources/services/allocations.js';
 import type { ServiceRanges } from '../resources/services/ranges.js';
 import { AllocationRepair } from '../resources/services/repair.js';
@@ -115,7 +116,19 @@ export class PlatformServiceController {
         },
         spec: want,
       };
-      const txn = await this.allocator.beginCreate(svc, false);
+      let txn: WriteTransaction;
+      try {
+        txn = await this.allocator.beginCreate(svc, false);
+      } catch (err) {
+        // Another server reserved the address between our read and our reservation and creates
+        // the Service next: give it a moment, and its allocation stands. Anything else (a user's
+        // Service holding the address) is a real failure, retried by the next round.
+        for (let i = 0; i < 10; i++) {
+          if (await this.storage.get(this.serviceKey, { ignoreNotFound: true })) return;
+          await sleep(100);
+        }
+        throw err;
+      }
       try {
         await this.storage.create(this.serviceKey, svc);
       } catch (err) {
@@ -213,9 +226,14 @@ export class PlatformServiceController {
 
   /** The first round (the hook finishes with it), then one every interval until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
+    // As upstream: a failed first repair leaves the server useless and fails start-up; a Service
+    // or endpoints round that fails is reported and retried, never fatal.
     await this.repairIfDue();
-    await this.ensureService();
-    await this.reconcileEndpoints();
+    try {
+      await this.round();
+    } catch (err) {
+      this.opts.onError?.(err);
+    }
     this.loop ??= (async () => {
       while (!signal.aborted) {
         try {
@@ -224,14 +242,18 @@ export class PlatformServiceController {
           return;
         }
         try {
-          await this.repairIfDue();
-          await this.ensureService();
-          await this.reconcileEndpoints();
+          await this.round();
         } catch (err) {
           if (!signal.aborted) this.opts.onError?.(err);
         }
       }
     })();
+  }
+
+  private async round(): Promise<void> {
+    await this.repairIfDue();
+    await this.ensureService();
+    await this.reconcileEndpoints();
   }
 
   /** At shutdown: a lease server takes its address out at once rather than when its lease expires. */
