@@ -19,7 +19,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // Build scripts in plain JavaScript are checked without a tsconfig of their own.
-        projectService: { allowDefaultProject: ['apps/*/scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['apps/*/scripts/*.mjs', 'deploy/compose/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
