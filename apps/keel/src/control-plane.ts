@@ -84,6 +84,14 @@ async function untilReady(
   }
 }
 
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Starts a control plane on 127.0.0.1, as `keel up` does: the API server (RBAC and Node
  * authorization, a generated CA and serving certificate, an admin token) and, unless told not to,
@@ -127,19 +135,24 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     if (temporary) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const ca = await untilReady(
-      apiserver,
-      url,
-      join(certDir, 'ca.crt'),
-      adminToken,
-      opts.readyTimeoutMs ?? 30_000,
-    );
-    const connectionConfig = join(dir, 'connection-config');
-    writeConnectionConfig(connectionConfig, url, ca, adminToken);
-    const nodes = await registerFakeNodes(url, ca, adminToken, opts.nodes ?? 0);
+    // The scheduler starts once the API server serves (its CA is final then), not once it is
+    // ready: it retries until the API server answers, so the two start-ups overlap.
+    const caFile = join(certDir, 'ca.crt');
+    let schedulerReady: Promise<unknown> = Promise.resolve();
     if (opts.scheduler ?? true) {
+      await withTimeout(
+        apiserver.said(/Serving securely/),
+        opts.readyTimeoutMs ?? 30_000,
+        'the apiserver did not serve',
+      );
       const schedulerConfig = join(dir, 'scheduler.connection-config');
-      writeConnectionConfig(schedulerConfig, url, ca, schedulerToken, 'system:kube-scheduler');
+      writeConnectionConfig(
+        schedulerConfig,
+        url,
+        readFileSync(caFile, 'utf8'),
+        schedulerToken,
+        'system:kube-scheduler',
+      );
       const schedulerPort = await freePort();
       const certs = join(dir, 'scheduler-certs');
       const scheduler = new Daemon(
@@ -158,14 +171,21 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       );
       started.push(scheduler);
       // Its /readyz is open to anyone (--authorization-always-allow-paths), as kube-scheduler's.
-      await untilReady(
+      schedulerReady = untilReady(
         scheduler,
         `https://127.0.0.1:${schedulerPort}`,
         join(certs, 'platform-scheduler-ca.crt'),
         undefined,
         opts.readyTimeoutMs ?? 30_000,
       );
+      // Reported by the await below; not an unhandled rejection meanwhile.
+      schedulerReady.catch(() => undefined);
     }
+    const ca = await untilReady(apiserver, url, caFile, adminToken, opts.readyTimeoutMs ?? 30_000);
+    const connectionConfig = join(dir, 'connection-config');
+    writeConnectionConfig(connectionConfig, url, ca, adminToken);
+    const nodes = await registerFakeNodes(url, ca, adminToken, opts.nodes ?? 0);
+    await schedulerReady;
     return { url, connectionConfig, ca, token: adminToken, dir, nodes, stop: stopAll };
   } catch (err) {
     await stopAll();

@@ -11,6 +11,7 @@ export class Daemon {
   readonly exited: Promise<number | null>;
   /** The last lines it wrote, for an error message when it dies during start-up. */
   private readonly tail: string[] = [];
+  private readonly watchers: { readonly pattern: RegExp; readonly resolve: () => void }[] = [];
 
   constructor(
     readonly name: DaemonName,
@@ -23,6 +24,10 @@ export class Daemon {
       if (!stream) continue;
       createInterface({ input: stream }).on('line', (line) => {
         this.tail.push(line);
+        for (const w of this.watchers.filter((x) => x.pattern.test(line))) {
+          this.watchers.splice(this.watchers.indexOf(w), 1);
+          w.resolve();
+        }
         if (this.tail.length > 20) this.tail.shift();
         sink(name, line);
       });
@@ -37,6 +42,16 @@ export class Daemon {
   /** What it last said, for "the API server exited during start-up: ..." */
   lastLines(): string {
     return this.tail.slice(-5).join('\n');
+  }
+
+  /** Resolves when a later line matches `pattern`; rejects if the daemon exits first. */
+  said(pattern: RegExp): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.watchers.push({ pattern, resolve });
+      void this.exited.then(() =>
+        reject(new Error(`the ${this.name} exited during start-up:\n${this.lastLines()}`)),
+      );
+    });
   }
 
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. Resolves with the exit code. */

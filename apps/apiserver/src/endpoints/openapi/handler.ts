@@ -4,7 +4,13 @@ import { notAcceptable } from '@keel/apimachinery';
 import type { RequestHandler } from 'express';
 import { parseAccept, rangeMatches } from '../discovery/media-type.js';
 import { writeError } from '../respond.js';
-import { byGroupVersion, indexKey, openapiV2Document, openapiV3Document } from './documents.js';
+import {
+  byGroupVersion,
+  indexKey,
+  openapiV2Document,
+  openapiV3Document,
+  type GroupVersionViews,
+} from './documents.js';
 import { openapiV2Protobuf } from './v2-proto.js';
 import type { OpenAPIView } from './operations.js';
 import type { Definitions } from './schema.js';
@@ -41,24 +47,35 @@ export interface OpenAPIOptions {
  * index names is immutable; a stale hash redirects to the current one.
  */
 export class OpenAPIService {
-  private readonly v3 = new Map<string, Served>();
-  private readonly index: Served;
-  private readonly v2: Served;
-  private readonly v2Protobuf: Served;
+  // Each document is built on its first request, not at start-up: building them all takes
+  // several hundred milliseconds of CPU, more than the rest of the server's start (upstream
+  // builds its v3 documents lazily too). The views are fixed at start-up, so a built document
+  // never goes stale.
+  private readonly v3Keys: ReadonlySet<string>;
+  private readonly v3 = lazy(() => this.buildV3());
+  private readonly v2Document = lazy(() => openapiV2Document(this.gvs, this.options.definitions));
+  private readonly v2 = lazy(() => served(this.v2Document()));
+  private readonly v2Protobuf = lazy(() => servedBytes(openapiV2Protobuf(this.v2Document())));
+  private readonly gvs: readonly GroupVersionViews[];
 
-  constructor(views: readonly OpenAPIView[], options: OpenAPIOptions = {}) {
-    const gvs = byGroupVersion(views);
+  constructor(
+    views: readonly OpenAPIView[],
+    private readonly options: OpenAPIOptions = {},
+  ) {
+    this.gvs = byGroupVersion(views);
+    this.v3Keys = new Set([...this.gvs].map(indexKey));
+  }
+
+  private buildV3(): { readonly docs: ReadonlyMap<string, Served>; readonly index: Served } {
+    const docs = new Map<string, Served>();
     const paths: Record<string, { serverRelativeURL: string }> = {};
-    for (const gv of [...gvs].sort((a, b) => (indexKey(a) < indexKey(b) ? -1 : 1))) {
-      const doc = served(openapiV3Document(gv, gvs, options.definitions));
+    for (const gv of [...this.gvs].sort((a, b) => (indexKey(a) < indexKey(b) ? -1 : 1))) {
+      const doc = served(openapiV3Document(gv, this.gvs, this.options.definitions));
       const key = indexKey(gv);
-      this.v3.set(key, doc);
+      docs.set(key, doc);
       paths[key] = { serverRelativeURL: v3URL(key, doc.hash) };
     }
-    this.index = served({ paths });
-    const v2 = openapiV2Document(gvs, options.definitions);
-    this.v2 = served(v2);
-    this.v2Protobuf = servedBytes(openapiV2Protobuf(v2));
+    return { docs, index: served({ paths }) };
   }
 
   /** Returns false for paths it does not serve. */
@@ -66,7 +83,7 @@ export class OpenAPIService {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const path = url.pathname;
     if (path === '/openapi/v3') {
-      send(req, res, this.index, 'application/json', {});
+      send(req, res, this.v3().index, 'application/json', {});
       return true;
     }
     if (path === '/openapi/v2') {
@@ -74,7 +91,8 @@ export class OpenAPIService {
     }
     if (!path.startsWith('/openapi/v3/')) return false;
     const key = path.slice('/openapi/v3/'.length);
-    const doc = this.v3.get(key);
+    if (!this.v3Keys.has(key)) return false;
+    const doc = this.v3().docs.get(key);
     if (!doc) return false;
     const hash = url.searchParams.get('hash');
     if (hash !== null && hash !== '' && hash !== doc.hash) {
@@ -111,19 +129,25 @@ export class OpenAPIService {
     res.setHeader('Vary', 'Accept');
     for (const c of parseAccept(req.headers.accept)) {
       if (rangeMatches(c, 'application', 'json')) {
-        send(req, res, this.v2, 'application/json', {});
+        send(req, res, this.v2(), 'application/json', {});
         return true;
       }
       const pb = PROTOBUF_V2.find((sub) => c.type === 'application' && c.subtype === sub);
       if (pb) {
         // Always the dotted spelling: Go's mime parser (client-go) refuses the `@` in a Content-Type.
-        send(req, res, this.v2Protobuf, `application/${PROTOBUF_V2[1]}`, {});
+        send(req, res, this.v2Protobuf(), `application/${PROTOBUF_V2[1]}`, {});
         return true;
       }
     }
     writeError(req, res, notAcceptable(['application/json', `application/${PROTOBUF_V2[0]}`]));
     return true;
   }
+}
+
+/** `fn`'s result, computed on the first call. */
+function lazy<T>(fn: () => T): () => T {
+  let value: { readonly v: T } | undefined;
+  return () => (value ??= { v: fn() }).v;
 }
 
 function v3URL(key: string, hash: string): string {
