@@ -74,8 +74,10 @@ export function requestInfo(method: string, url: URL): RequestInfo {
   const resource = rest[0] ?? '';
   const name = rest[1] ?? '';
   const subresource = rest.length >= 3 ? (rest[2] ?? '') : '';
+  // As upstream's RequestInfoFactory: only a GET of a collection becomes a list or a watch; a GET
+  // of one object is a get whatever its query says (watching one object is a list watch with a
+  // metadata.name field selector, or the deprecated /watch/ path).
   if (name === '' && verb === 'get') verb = queryBool(url.searchParams.get('watch')) ? 'watch' : 'list';
-  else if (verb === 'get' && queryBool(url.searchParams.get('watch'))) verb = 'watch';
   if (name === '' && verb === 'delete') verb = 'deletecollection';
   return {
     isResourceRequest: true,
