@@ -19,7 +19,12 @@ export class Daemon {
     args: readonly string[],
     sink: LineSink,
   ) {
-    this.child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [entry, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // @keel/lifecycle's EXIT_WITH_PARENT_ENV (this library imports only Node's built-ins): the
+      // daemon stops when this process is gone, even killed with SIGKILL.
+      env: { ...process.env, KEEL_EXIT_WITH_PARENT: '1' },
+    });
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (!stream) continue;
       createInterface({ input: stream }).on('line', (line) => {

@@ -19,6 +19,7 @@ function kubectl(config: string, args: string[]): { code: number | null; out: st
 }
 
 interface Running {
+  readonly pid: number;
   readonly output: () => string;
   readonly exited: Promise<number | null>;
   kill(signal: NodeJS.Signals): void;
@@ -30,7 +31,7 @@ function keel(args: string[]): Running {
   child.stdout.on('data', (d: Buffer) => (text += d.toString()));
   child.stderr.on('data', (d: Buffer) => (text += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { output: () => text, exited, kill: (s) => child.kill(s) };
+  return { pid: child.pid ?? 0, output: () => text, exited, kill: (s) => child.kill(s) };
 }
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
@@ -80,6 +81,29 @@ describe('keel up', () => {
     expect(await up.exited).toBe(0);
     expect(up.output()).toMatch(/^apiserver \| .*Shut down cleanly/m);
     expect(up.output()).toMatch(/^scheduler \| .*Stopped leading/m);
+  });
+
+  it('leaves no daemon running when it is killed with SIGKILL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-up-'));
+    const up = keel(['up', '--nodes', '0', `--dir=${dir}`, `--port=${await freePort()}`]);
+    running.push(up);
+    await until('the ready line', () => (/control plane ready/.test(up.output()) ? true : undefined));
+    const children = spawnSync('pgrep', ['-P', String(up.pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map(Number);
+    expect(children.length).toBe(2);
+    up.kill('SIGKILL');
+    await up.exited;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await until('the daemons to exit', () => (children.some(alive) ? undefined : true), 30_000);
   });
 
   it('refuses a bad option with one line and exit code 1', async () => {

@@ -6,6 +6,7 @@ import {
   type Streams,
 } from '@keel/flags';
 import { createLogger, type LoggingConfig, type Logger } from '@keel/log';
+import { EXIT_WITH_PARENT_ENV, watchParent } from './parent-watch.js';
 import { setupSignalHandler, type SignalSource } from './signals.js';
 
 /** What completing the configuration decided: run with it, or stop now (errors, or a one-shot action). */
@@ -59,6 +60,13 @@ export async function runDaemon<C extends { readonly logging: LoggingConfig }>(
   for (const w of completion.warnings ?? []) logger.warning(w);
   logFlags(logger, line.flags);
   const shutdown = setupSignalHandler(io.signals);
+  const stopWatchingParent =
+    process.env[EXIT_WITH_PARENT_ENV] === '1'
+      ? watchParent(() => {
+          logger.info('The parent process is gone: shutting down');
+          process.kill(process.pid, 'SIGTERM');
+        })
+      : () => undefined;
   // Signal listeners do not keep Node's event loop alive; a daemon with nothing else pending
   // (no listener configured) must still run until it is told to stop.
   const keepAlive = setInterval(() => undefined, 2 ** 30);
@@ -69,6 +77,7 @@ export async function runDaemon<C extends { readonly logging: LoggingConfig }>(
     return 1;
   } finally {
     clearInterval(keepAlive);
+    stopWatchingParent();
     shutdown.dispose();
     await logger.close();
   }
