@@ -151,6 +151,8 @@ function complete(
         ...config.podPolicy,
         webhookClientCertificate: config.proxyClient.certificate,
         webhookDial: controlplane,
+        webhookServiceRouting: config.serviceNetwork.enableAggregatorRouting ? 'endpoints' : 'cluster-ip',
+        webhookServiceDial: egress.lookup('cluster'),
       },
     });
     const tracing = config.tracing.configFile ? loadTracingConfig(config.tracing.configFile) : undefined;

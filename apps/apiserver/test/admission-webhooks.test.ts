@@ -287,7 +287,7 @@ describe('failures', () => {
     );
   });
 
-  it('cannot call a webhook named by a service reference', async () => {
+  it('names a missing Service in the failure of a webhook that references it', async () => {
     const id = unique('service');
     await createConfig(server, 'Validating', id, [
       podWebhook('svc.keel.test', '', ca.certPem, id, {
@@ -300,7 +300,7 @@ describe('failures', () => {
     );
     expect(res.status).toBe(500);
     expect((res.json as Json)['message']).toBe(
-      'Internal error occurred: failed calling webhook "svc.keel.test": could not get REST client: webhook clientConfig.service (default/hook) cannot be resolved: this server does not serve Services; use clientConfig.url',
+      'Internal error occurred: failed calling webhook "svc.keel.test": failed to call webhook: Post "https://hook.default.svc:443/?timeout=10s": service "hook" not found',
     );
   });
 

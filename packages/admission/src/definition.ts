@@ -67,6 +67,13 @@ export interface AdmissionFlags {
    * the image policy webhook) are called; undefined: directly.
    */
   readonly webhookDial?: Dialer | undefined;
+  /**
+   * --enable-aggregator-routing: webhooks named by a Service are called at one of its endpoints
+   * (`endpoints`) rather than its cluster IP (`cluster-ip`, the default).
+   */
+  readonly webhookServiceRouting?: 'cluster-ip' | 'endpoints' | undefined;
+  /** --egress-selector-config-file's cluster tunnel, through which Services are dialed. */
+  readonly webhookServiceDial?: Dialer | undefined;
 }
 
 export type AdmissionPluginFactory = (deps: AdmissionPluginDeps) => AdmissionPlugin;

@@ -9,6 +9,12 @@ export interface ConnectProxyOptions {
   readonly udsPath?: string;
   /** Serve TLS and require a client certificate signed by `clientCA`. */
   readonly tls?: { readonly cert: string; readonly key: string; readonly clientCA: string };
+  /**
+   * Where a tunnel's target really is, as seen from the network the proxy reaches (a konnectivity
+   * agent's view of a cluster): lets a test name a pod address that only the proxy resolves,
+   * which the API server itself never dials.
+   */
+  readonly route?: (host: string, port: number) => { readonly host: string; readonly port: number };
 }
 
 /** One CONNECT the proxy served. */
@@ -32,6 +38,7 @@ export class TestConnectProxy {
     private readonly server: Server,
     /** `http://127.0.0.1:port`, `https://127.0.0.1:port` or the socket path. */
     readonly address: string,
+    private readonly route?: ConnectProxyOptions['route'],
   ) {}
 
   static async start(opts: ConnectProxyOptions = {}): Promise<TestConnectProxy> {
@@ -51,7 +58,7 @@ export class TestConnectProxy {
     });
     const port = opts.udsPath ? 0 : (server.address() as AddressInfo).port;
     const address = opts.udsPath ?? `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
-    const proxy = new TestConnectProxy(server, address);
+    const proxy = new TestConnectProxy(server, address, opts.route);
     server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) =>
       proxy.tunnel(req, client, head),
     );
@@ -79,7 +86,8 @@ export class TestConnectProxy {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
-    const upstream: Socket = connect({ host: m[1]!, port: Number(m[2]) });
+    const to = this.route ? this.route(m[1]!, Number(m[2])) : { host: m[1]!, port: Number(m[2]) };
+    const upstream: Socket = connect(to);
     this.sockets.add(upstream);
     upstream.on('close', () => {
       this.sockets.delete(upstream);

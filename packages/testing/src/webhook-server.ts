@@ -36,7 +36,7 @@ export class TestWebhookServer {
   static async start(
     serving: TestCert,
     answer: (call: WebhookCall) => WebhookAnswer,
-    opts: { clientCA?: string; port?: number } = {},
+    opts: { clientCA?: string; port?: number; host?: string } = {},
   ): Promise<TestWebhookServer> {
     const holder: { hook?: TestWebhookServer } = {};
     const server = createServer(
@@ -63,7 +63,7 @@ export class TestWebhookServer {
         });
       },
     );
-    await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
     holder.hook = new TestWebhookServer(server, (server.address() as AddressInfo).port, answer);
     return holder.hook;
   }

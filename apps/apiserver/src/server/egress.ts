@@ -6,19 +6,15 @@ import { startTracing, type TracingConfig, type TracingIdentity } from '@keel/tr
  * --egress-selector-config-file: which of the server's outgoing connections go through a proxy.
  * As upstream: `controlplane` carries the authentication, authorization, audit and admission
  * webhooks named by URL, the OIDC issuer and the tracing exporter; `etcd` carries the store
- * (Redis). `cluster` carries what upstream dials inside the cluster (nodeagents, Service
- * proxies, webhooks named by Service), none of which Keel dials.
+ * (Redis); `cluster` carries the admission webhooks named by a Service (upstream also sends
+ * nodeagent and Service proxy connections there, which Keel does not make).
  */
 export function buildEgressSelector(configFile: string | undefined): EgressSelector {
   return new EgressSelector(configFile ? loadEgressConfig(configFile) : undefined);
 }
 
 export function logEgress(egress: EgressSelector, logger: Logger): void {
-  for (const name of egress.proxied) {
-    if (name === 'cluster')
-      logger.info('Egress selection "cluster" has nothing to carry: Keel dials no nodeagent, Service or pod');
-    else logger.info('Dialing through the egress proxy', { network: name });
-  }
+  for (const name of egress.proxied) logger.info('Dialing through the egress proxy', { network: name });
 }
 
 /**

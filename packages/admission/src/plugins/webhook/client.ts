@@ -5,10 +5,31 @@
  * identity, kept while the configuration is. Failures come back in Go's words
  * (`Post "https://…": dial tcp 127.0.0.1:1: connect: connection refused`).
  */
+import { connect, type Socket } from 'node:net';
 import { StatusError } from '@keel/apimachinery';
 import { NetworkError, RestClient, type Connection, type Dialer } from '@keel/client';
 import { keelVersion } from '@keel/apimachinery';
 import type { WebhookSpec } from './config.js';
+import { resolveService, type ReadObject, type ServiceRouting } from './service-resolver.js';
+
+/** How webhooks named by a Service are reached. */
+export interface ServiceCalls {
+  readonly routing: ServiceRouting;
+  readonly read: ReadObject;
+  /** Upstream dials Services through the `cluster` egress network; undefined: directly. */
+  readonly dial?: Dialer | undefined;
+}
+
+function tcpDial(host: string, port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+  });
+}
 
 /** The PEM identity the server presents to webhooks (--proxy-client-cert-file/--proxy-client-key-file). */
 export interface ClientIdentity {
@@ -64,10 +85,12 @@ export class WebhookClients {
     private readonly identity: ClientIdentity | undefined,
     /** Upstream calls URL webhooks through the controlplane egress network. */
     private readonly dial?: Dialer,
+    private readonly services?: ServiceCalls,
   ) {}
 
-  private clientFor(url: URL, caBundle: string | undefined): RestClient {
-    const key = `${url.origin}\n${caBundle ?? ''}`;
+  private clientFor(url: URL, caBundle: string | undefined, dial: Dialer | undefined): RestClient {
+    // A Service's client dials through its resolver: never shared with a URL hook's.
+    const key = `${dial === this.dial ? 'url' : 'service'}\n${url.origin}\n${caBundle ?? ''}`;
     let client = this.clients.get(key);
     if (!client) {
       const ca = caBundle ? Buffer.from(caBundle, 'base64').toString('utf8') : undefined;
@@ -80,7 +103,7 @@ export class WebhookClients {
       client = new RestClient(connection, {
         rateLimiter: null,
         userAgent: `keel-apiserver/${keelVersion}`,
-        dial: this.dial,
+        dial,
       });
       this.clients.set(key, client);
     }
@@ -88,24 +111,42 @@ export class WebhookClients {
   }
 
   /**
-   * POSTs `review` and returns the parsed answer. Throws WebhookCallError. A service reference
-   * cannot be called: this server serves no Services to resolve it through.
+   * Where `hook` is called: its URL, or for a service reference upstream's
+   * `https://<name>.<namespace>.svc:<port><path>` (the name its certificate must carry), dialed
+   * at the address the service resolver picks when the connection is made.
    */
-  async call(hook: WebhookSpec, review: unknown): Promise<unknown> {
+  private target(hook: WebhookSpec): { url: URL; href: string; dial: Dialer | undefined } {
     const { url: raw, service } = hook.clientConfig;
-    if (raw === undefined) {
-      const ref = service ? `${service.namespace}/${service.name}` : '';
-      throw new WebhookCallError(
-        `could not get REST client: webhook clientConfig.service (${ref}) cannot be resolved: this server does not serve Services; use clientConfig.url`,
-        500,
-      );
+    if (raw !== undefined || !service) {
+      const url = new URL(raw ?? '');
+      return { url, href: url.href, dial: this.dial };
     }
-    const url = new URL(raw);
+    const port = service.port ?? 443;
+    const path = service.path ?? '/';
+    const host = `${service.name}.${service.namespace}.svc`;
+    const services = this.services;
+    if (!services) throw new Error('webhooks named by a Service cannot be called: no service resolver');
+    const dial: Dialer = async () => {
+      const target = await resolveService(
+        services.routing,
+        services.read,
+        service.namespace,
+        service.name,
+        port,
+      );
+      return (services.dial ?? tcpDial)(target.host, target.port);
+    };
+    // Go keeps an explicit :443 in the URL it reports; WHATWG URLs drop it.
+    return { url: new URL(`https://${host}:${port}${path}`), href: `https://${host}:${port}${path}`, dial };
+  }
+
+  /** POSTs `review` and returns the parsed answer. Throws WebhookCallError. */
+  async call(hook: WebhookSpec, review: unknown): Promise<unknown> {
+    const { url, href, dial } = this.target(hook);
     const timeoutSeconds = hook.timeoutSeconds ?? 10;
-    const withQuery = new URL(url.href);
-    withQuery.searchParams.set('timeout', `${timeoutSeconds}s`);
+    const shown = `${href}${href.includes('?') ? '&' : '?'}timeout=${timeoutSeconds}s`;
     try {
-      return await this.clientFor(url, hook.clientConfig.caBundle).request('POST', url.pathname, {
+      return await this.clientFor(url, hook.clientConfig.caBundle, dial).request('POST', url.pathname, {
         body: review,
         query: { timeout: `${timeoutSeconds}s` },
         timeoutMs: timeoutSeconds * 1000,
@@ -114,7 +155,7 @@ export class WebhookClients {
       if (err instanceof StatusError)
         throw new WebhookCallError(`failed to call webhook: ${err.message}`, err.status.code ?? 500);
       throw new WebhookCallError(
-        `failed to call webhook: Post "${withQuery.href}": ${goTransportError(url, err)}`,
+        `failed to call webhook: Post "${shown}": ${goTransportError(url, err)}`,
         undefined,
       );
     }

@@ -22,7 +22,8 @@ export {
   shouldCall,
   isExemptResource,
 } from './match.js';
-export { WebhookClients, type ClientIdentity } from './client.js';
+export { WebhookClients, type ClientIdentity, type ServiceCalls } from './client.js';
+export { resolveService, type ServiceRouting, type ServiceTarget } from './service-resolver.js';
 export type { WebhookPluginDeps } from './plugin-deps.js';
 
 function readIdentity(flags: AdmissionFlags): ClientIdentity | undefined {
@@ -60,12 +61,16 @@ function webhookDefinition(
   return {
     prepare(config, flags) {
       if (config) throw new ConfigFileError(`${config.source}: ${name} takes no configuration`);
-      const clients = new WebhookClients(readIdentity(flags), flags.webhookDial);
+      const identity = readIdentity(flags);
       return (deps) =>
         build({
           configurations: deps.objects(resource),
           namespaces: namespaceLabels(deps),
-          clients,
+          clients: new WebhookClients(identity, flags.webhookDial, {
+            routing: flags.webhookServiceRouting ?? 'cluster-ip',
+            read: (resource, namespace, name) => deps.read(resource, namespace, name),
+            dial: flags.webhookServiceDial,
+          }),
           metrics: deps.metrics ?? noAdmissionMetrics,
         });
     },
