@@ -71,10 +71,13 @@ export function parseArgs(fss: NamedFlagSets, argv: readonly string[]): ParseRes
   const errors: string[] = [];
   const warnings: string[] = [];
   const flags = fss.all();
+  // Shorthands are declared as keys of their own, not yargs aliases: an alias would also accept
+  // `--h` for `-h`, which pflag refuses.
+  const shorthand = (f: Flag) =>
+    f.shorthand !== undefined && f.shorthand !== f.name ? f.shorthand : undefined;
   const parsed = yargsParser(spellOutNoOptDefaults(fss, argv), {
-    narg: Object.fromEntries(flags.map((f) => [f.name, 1])),
-    alias: Object.fromEntries(
-      flags.filter((f) => f.shorthand && f.shorthand !== f.name).map((f) => [f.name, [f.shorthand ?? '']]),
+    narg: Object.fromEntries(
+      flags.flatMap((f) => [f.name, shorthand(f)].filter((k) => k !== undefined).map((k) => [k, 1])),
     ),
     configuration: PFLAG_RULES,
   });
@@ -82,15 +85,24 @@ export function parseArgs(fss: NamedFlagSets, argv: readonly string[]): ParseRes
   const done = new Set<Flag>();
   for (const [key, value] of Object.entries(parsed)) {
     if (key === '_' || key === '--') continue;
-    const flag = fss.lookup(key) ?? fss.lookupShorthand(key);
+    const flag = fss.lookup(key) ?? (writtenWithTwoDashes(argv, key) ? undefined : fss.lookupShorthand(key));
     if (flag === undefined) {
       errors.push(...unknownFlag(argv, key, occurrences(value).length));
       continue;
     }
-    if (done.has(flag)) continue; // the shorthand's alias key carries the same occurrences
+    if (done.has(flag)) continue; // already applied from its long or its short key
+    // Long spellings before short ones: yargs keeps no order across keys. Only --help/-h has
+    // both (-v is both names), so this differs from pflag only for `-h=false --help`.
     done.add(flag);
     const display = flag.shorthand ? `-${flag.shorthand}, --${flag.name}` : `--${flag.name}`;
-    for (const raw of occurrences(parsed[flag.name])) {
+    const short = shorthand(flag);
+    const values = [
+      ...(flag.name in parsed ? occurrences(parsed[flag.name]) : []),
+      ...(short !== undefined && short in parsed && !writtenWithTwoDashes(argv, short)
+        ? occurrences(parsed[short])
+        : []),
+    ];
+    for (const raw of values) {
       if (raw === true && flag.noOptDefault !== undefined) apply(flag, flag.noOptDefault, display);
       else if (typeof raw === 'string') apply(flag, raw, display);
       else errors.push(missingArgument(argv, flag));
@@ -111,6 +123,13 @@ export function parseArgs(fss: NamedFlagSets, argv: readonly string[]): ParseRes
 
   const positionals = [...(parsed._ as unknown[]), ...((parsed['--'] ?? []) as unknown[])].map(String);
   return { errors, warnings, positionals };
+}
+
+/** yargs-parser files `--h` and `-h` under one key; to pflag the first is not the shorthand. */
+function writtenWithTwoDashes(argv: readonly string[], key: string): boolean {
+  return (
+    key.length === 1 && tokenWith(argv, (a) => a === `--${key}` || a.startsWith(`--${key}=`)) !== undefined
+  );
 }
 
 /** yargs-parser gives one occurrence as itself and several as an array. */

@@ -79,3 +79,20 @@ describe('parseArgs keeps pflag rules over yargs defaults', () => {
     ]);
   });
 });
+
+describe('shorthands', () => {
+  it('are not long names: --h is unknown, as in pflag', () => {
+    const { o, fss } = fixture();
+    expect(parseArgs(fss, ['--h']).errors).toEqual(['unknown flag: --h']);
+    expect(o.help).toBe(false);
+  });
+
+  it('and the long name set one flag, named both ways in errors', () => {
+    const { o, fss } = fixture();
+    expect(parseArgs(fss, ['--help=false', '-h']).errors).toEqual([]);
+    expect(o.help).toBe(true);
+    expect(parseArgs(fss, ['-h=maybe']).errors).toEqual([
+      'invalid argument "maybe" for "-h, --help" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+    ]);
+  });
+});
