@@ -22,7 +22,13 @@ function flagRight(fss: NamedFlagSets, f: Flag): string {
   return text;
 }
 
-/** Renders `--help` the way cliflag.PrintSections does: a usage line, then one block per section. */
+/**
+ * Renders `--help` the way cliflag.PrintSections does: a usage line, then one block per section.
+ * Not yargs' `.group()`/`showHelp()`: yargs prints `--name  text  [type] [default: x]` under
+ * "Options:" and has no place for pflag's `--name type` column, `[=default]` of no-option flags,
+ * `(default x)`/`(DEPRECATED: ...)` suffixes or Keel's effect notes, which the real daemons' users
+ * and the tests read; importing yargs for it would also cost the daemons ~200 ms of start-up.
+ */
 export function renderHelp(fss: NamedFlagSets, description: string): string {
   const out: string[] = [description.trim(), '', 'Usage:', `  ${fss.command} [flags]`, ''];
   for (const title of fss.sectionTitles()) {
