@@ -13,9 +13,9 @@ import {
  * flags, so they share the Store section.
  */
 export interface RegistryConfig {
-  /** Lists served from memory where their semantics allow (see @keel/storage's watch cache). */
+  /** Lists and watches served from memory where their semantics allow (see @keel/storage's watch cache). */
   readonly watchCache: boolean;
-  /** Per-resource watch cache sizes keyed `resource[.group]`; only 0 (off for that resource) matters. */
+  /** Per-resource watch cache sizes keyed `resource[.group]`: 0 turns it off, N keeps N recent events. */
   readonly watchCacheSizes: ReadonlyMap<string, number>;
   readonly deleteCollectionWorkers: number;
   /** Deletes add the collector's finalizers and the API server runs the garbage collector. */
