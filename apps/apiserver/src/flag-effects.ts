@@ -73,7 +73,7 @@ export const apiServerFlagEffects: FlagEffects = {
   'watch-cache': {
     acts: [
       'apps/apiserver/test/watch-cache.test.ts',
-      'packages/storage/src/watch-cache.test.ts',
+      'packages/storage/src/watch-cache/cached-list.test.ts',
       'packages/storage/src/watch-cache/cached-watch.test.ts',
     ],
   },

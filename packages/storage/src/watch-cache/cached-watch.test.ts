@@ -192,8 +192,8 @@ describe('watches served from the watch cache', () => {
 
   it('refuses a malformed version as an uncached watch does', () => {
     const { storage } = setup();
-    expect(() => storage.watch('/pods', { resourceVersion: 'x', signal: new AbortController().signal })).toThrow(
-      'invalid resource version: "x"',
-    );
+    expect(() =>
+      storage.watch('/pods', { resourceVersion: 'x', signal: new AbortController().signal }),
+    ).toThrow('invalid resource version: "x"');
   });
 });
