@@ -112,7 +112,11 @@ async function fanOut(server: TestApiServer, agent: Agent, writer: Agent, into: 
 export async function watchFigures(cached: TestApiServer, uncached: TestApiServer): Promise<void> {
   const agentOf = (s: TestApiServer) => new Agent({ connect: { ca: s.ca }, connections: WATCHERS + 8 });
   const agents = [agentOf(cached), agentOf(uncached)] as const;
-  const writer = new Agent({ connect: { ca: cached.ca } });
+  const writers = [
+    new Agent({ connect: { ca: cached.ca } }),
+    new Agent({ connect: { ca: uncached.ca } }),
+  ] as const;
+  const writer = writers[0];
   try {
     await post(cached, writer, '/api/v1/namespaces', {
       apiVersion: 'v1',
@@ -127,8 +131,8 @@ export async function watchFigures(cached: TestApiServer, uncached: TestApiServe
     for (let round = 0; round < ROUNDS; round++) {
       start[0].push(await startTime(cached, agents[0]));
       start[1].push(await startTime(uncached, agents[1]));
-      await fanOut(cached, agents[0], writer, fan[0]);
-      await fanOut(uncached, agents[1], writer, fan[1]);
+      await fanOut(cached, agents[0], writers[0], fan[0]);
+      await fanOut(uncached, agents[1], writers[1], fan[1]);
     }
     const med = (xs: number[]) => pct(xs, 0.5);
     console.log(
@@ -142,6 +146,6 @@ export async function watchFigures(cached: TestApiServer, uncached: TestApiServe
         `${pct(fan[1], 0.99).toFixed(1)} ms (${fan[0].length} deliveries each, ${ROUNDS} alternating rounds)`,
     );
   } finally {
-    await Promise.all([...agents, writer].map((a) => a.close()));
+    await Promise.all([...agents, ...writers].map((a) => a.close()));
   }
 }
