@@ -201,6 +201,22 @@ describe.each(STORES)('watches served from the watch cache (%s store)', (store) 
     expect(seen(w)).toEqual([`ADDED s-${id}-a`, `ADDED s-${id}-d`]);
   });
 
+  it('sends the initial-events-end bookmark and ends at timeoutSeconds, as a watch from the store does', async () => {
+    const id = unique();
+    await create(sized, [`t-${id}`], { timed: id });
+    const w = await openWatch(
+      sized,
+      `${CMS}?watch=true&timeoutSeconds=1&allowWatchBookmarks=true&sendInitialEvents=true` +
+        `&resourceVersionMatch=NotOlderThan&labelSelector=timed%3D${id}`,
+    );
+    open.push(w);
+    await w.ended; // a clean end of the chunked stream; a reset would reject
+    expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+    expect(w.events[1]?.object['metadata']).toMatchObject({
+      annotations: { 'k8s.io/initial-events-end': 'true' },
+    });
+  });
+
   it('answers a version the cache does not reach in time with 504 Too large resource version', async () => {
     const ahead = BigInt(await listRV(sized)) + 1000n;
     const w = await watch(sized, `resourceVersion=${ahead}`);
