@@ -3,10 +3,13 @@
  * (`--watch-cache=false`), both servers on one Redis with one store prefix and measured in the
  * same run, alternating, so the machine's noise hits both alike. Both a consistent list (`""`:
  * the cache first catches up with the store's current revision) and `resourceVersion=0`.
+ * Then watches, the same way (see watch-fanout.ts): 200 watches opened at `resourceVersion=0`
+ * until each has its initial state, and one create seen by 200 open watches.
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
+import { watchFigures } from './support/watch-fanout.js';
 
 const OBJECTS = 10_000;
 const ROUNDS = 5;
@@ -91,6 +94,7 @@ export async function run(): Promise<void> {
       );
     }
     await Promise.all(agents.map((a) => a.close()));
+    await watchFigures(cached, uncached);
   } finally {
     await Promise.all([cached.stop(), uncached.stop()]);
     await redis.stop();

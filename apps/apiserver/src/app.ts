@@ -17,7 +17,12 @@ import {
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { PostStartHook } from '@keel/health';
 import type { Logger } from '@keel/log';
-import { loadEncryptionConfig, withStoreSpans, type EncryptionConfig } from '@keel/storage';
+import {
+  loadEncryptionConfig,
+  withStoreSpans,
+  type EncryptionConfig,
+  type WatchCacheSize,
+} from '@keel/storage';
 import { loadTracingConfig, type TracingConfig } from '@keel/tracing';
 import type { EgressSelector } from '@keel/egress';
 import { apiServerCommand } from './command.js';
@@ -75,8 +80,8 @@ export interface CompletedApiServer {
   readonly encryption: EncryptionConfig | undefined;
   /** --tracing-config-file, read and checked; undefined records no spans. */
   readonly tracing: TracingConfig | undefined;
-  /** The key roots the watch cache keeps; undefined with --watch-cache=false. */
-  readonly watchCache: ((keyRoot: string) => boolean) | undefined;
+  /** The key roots the watch cache keeps, and its window; undefined with --watch-cache=false. */
+  readonly watchCache: ((keyRoot: string) => WatchCacheSize) | undefined;
   /** What /version answers: the build's version, or the one --version=vX.Y.Z set. */
   readonly version: VersionInfo;
   /** --version=vX.Y.Z, which the start-up log names instead of Keel's version. */

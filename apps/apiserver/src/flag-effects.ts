@@ -71,10 +71,19 @@ export const apiServerFlagEffects: FlagEffects = {
   },
   'event-ttl': { acts: ['apps/apiserver/test/events-ttl.test.ts'] },
   'watch-cache': {
-    acts: ['apps/apiserver/test/watch-cache.test.ts', 'packages/storage/src/watch-cache.test.ts'],
+    acts: [
+      'apps/apiserver/test/watch-cache.test.ts',
+      'packages/storage/src/watch-cache/cached-list.test.ts',
+      'packages/storage/src/watch-cache/cached-watch.test.ts',
+    ],
   },
   'watch-cache-sizes': {
-    acts: ['apps/apiserver/test/watch-cache.test.ts', 'apps/apiserver/src/options/registry-options.test.ts'],
+    acts: [
+      'apps/apiserver/test/watch-cache.test.ts',
+      'apps/apiserver/src/options/registry-options.test.ts',
+      'packages/storage/src/watch-cache/cached-watch.test.ts',
+      'packages/storage/src/watch-cache/event-window.test.ts',
+    ],
   },
   'encryption-provider-config': {
     acts: ['apps/apiserver/test/encryption.test.ts', 'packages/storage/src/encryption/encryption.test.ts'],

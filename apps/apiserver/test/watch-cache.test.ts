@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { apiServerEntry, runNode, TestApiServer } from '@keel/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { STORES, startServer } from './support/events.js';
+import { openWatch, type WatchStream } from './support/http.js';
 
 const redisUrl = inject('redisUrl');
 const PODS = '/api/v1/namespaces/default/pods';
@@ -100,6 +102,129 @@ describe('--watch-cache-sizes', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       'Error: --watch-cache-sizes names deployments.apps, which Keel does not store',
+    );
+  });
+});
+
+/**
+ * Watches come from the watch cache: a version inside a resource's event window replays from it,
+ * one that left the window gets the cache's 410 although the store still holds that history
+ * (which a server with size 0 shows, serving the same watch from the store).
+ */
+describe.each(STORES)('watches served from the watch cache (%s store)', (store) => {
+  let sized: TestApiServer;
+  let off: TestApiServer;
+  const open: WatchStream[] = [];
+  beforeAll(async () => {
+    [sized, off] = await Promise.all([
+      startServer(store, ['--watch-cache-sizes=configmaps#5']),
+      startServer(store, ['--watch-cache-sizes=configmaps#0']),
+    ]);
+  });
+  afterEach(() => {
+    for (const w of open.splice(0)) w.close();
+  });
+  afterAll(async () => {
+    await Promise.all([sized?.stop(), off?.stop()]);
+  });
+
+  const cm = (name: string, labels: Record<string, string> = {}) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, labels },
+    data: {},
+  });
+  async function create(server: TestApiServer, names: string[], labels: Record<string, string> = {}) {
+    for (const n of names)
+      expect((await server.request('POST', CMS, { body: cm(n, labels) })).status).toBe(201);
+  }
+  async function listRV(server: TestApiServer): Promise<string> {
+    const r = await server.request('GET', CMS);
+    return (r.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  }
+  async function watch(server: TestApiServer, query: string): Promise<WatchStream> {
+    const w = await openWatch(server, `${CMS}?watch=true&timeoutSeconds=30&${query}`);
+    open.push(w);
+    return w;
+  }
+  const seen = (w: WatchStream) =>
+    w.events.map((e) => `${e.type} ${String((e.object['metadata'] as { name?: string } | undefined)?.name)}`);
+  const unique = () => randomBytes(3).toString('hex');
+
+  it('replays a watch from inside the window, then streams live', async () => {
+    const id = unique();
+    const from = await listRV(sized); // the first list fills the cache
+    await create(sized, [`r-${id}-1`, `r-${id}-2`, `r-${id}-3`]);
+    const w = await watch(sized, `resourceVersion=${from}`);
+    await w.waitForEvents(3);
+    await create(sized, [`r-${id}-4`]);
+    await w.waitForEvents(4);
+    expect(seen(w)).toEqual([1, 2, 3, 4].map((i) => `ADDED r-${id}-${i}`));
+  });
+
+  it('answers 410 for a version that left a window of 5 events; with size 0 the store serves it', async () => {
+    const id = unique();
+    for (const server of [sized, off]) {
+      const from = await listRV(server);
+      await create(
+        server,
+        Array.from({ length: 8 }, (_, i) => `o-${id}-${i}`),
+      );
+      const w = await watch(server, `resourceVersion=${from}`);
+      if (server === sized) {
+        await w.ended; // the ERROR is the stream's last event; it ends cleanly
+        expect(w.status).toBe(200);
+        expect(w.events).toHaveLength(1);
+        expect(w.events[0]).toMatchObject({
+          type: 'ERROR',
+          object: { kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 },
+        });
+        expect(String(w.events[0]?.object['message'])).toMatch(
+          new RegExp(`^too old resource version: ${from} \\(\\d+\\)$`),
+        );
+      } else {
+        await w.waitForEvents(8);
+        expect(seen(w)).toEqual(Array.from({ length: 8 }, (_, i) => `ADDED o-${id}-${i}`));
+      }
+    }
+  });
+
+  it('starts a watch at resourceVersion 0 from the cached state, filtered by the label selector', async () => {
+    const id = unique();
+    await create(sized, [`s-${id}-a`], { watch: id });
+    await create(sized, [`s-${id}-b`]);
+    const w = await watch(sized, `resourceVersion=0&labelSelector=watch%3D${id}`);
+    await w.waitForEvents(1);
+    await create(sized, [`s-${id}-c`]);
+    await create(sized, [`s-${id}-d`], { watch: id });
+    await w.waitForEvents(2);
+    expect(seen(w)).toEqual([`ADDED s-${id}-a`, `ADDED s-${id}-d`]);
+  });
+
+  it('sends the initial-events-end bookmark and ends at timeoutSeconds, as a watch from the store does', async () => {
+    const id = unique();
+    await create(sized, [`t-${id}`], { timed: id });
+    const w = await openWatch(
+      sized,
+      `${CMS}?watch=true&timeoutSeconds=1&allowWatchBookmarks=true&sendInitialEvents=true` +
+        `&resourceVersionMatch=NotOlderThan&labelSelector=timed%3D${id}`,
+    );
+    open.push(w);
+    await w.ended; // a clean end of the chunked stream; a reset would reject
+    expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+    expect(w.events[1]?.object['metadata']).toMatchObject({
+      annotations: { 'k8s.io/initial-events-end': 'true' },
+    });
+  });
+
+  it('answers a version the cache does not reach in time with 504 Too large resource version', async () => {
+    const ahead = BigInt(await listRV(sized)) + 1000n;
+    const w = await watch(sized, `resourceVersion=${ahead}`);
+    await w.ended;
+    expect(w.events).toHaveLength(1);
+    expect(w.events[0]).toMatchObject({ type: 'ERROR', object: { code: 504, reason: 'Timeout' } });
+    expect(String(w.events[0]?.object['message'])).toMatch(
+      new RegExp(`^Timeout: Too large resource version: ${ahead}, current: \\d+$`),
     );
   });
 });

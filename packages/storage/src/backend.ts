@@ -85,6 +85,18 @@ export interface HubListener {
   onError(err: StorageError): void;
 }
 
+/** A listener of the watch cache's feed, which can end: then its stream ends cleanly. */
+export interface FeedListener extends HubListener {
+  onEnd(): void;
+}
+
+/** What a watch subscribes to: the store's hub, or a watch cache passing on its resource's events. */
+export interface WatchFeed {
+  /** Highest resourceVersion dispatched to listeners so far. */
+  readonly position: number;
+  subscribe(listener: FeedListener): Promise<() => void>;
+}
+
 /** The per-store fan-out of the event log to local watchers. */
 export interface EventHub {
   /** Highest resourceVersion dispatched to listeners so far. */

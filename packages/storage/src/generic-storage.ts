@@ -1,8 +1,8 @@
 import { invalidObject, keyExists, keyNotFound, preconditionFailed, StorageError } from './errors.js';
 import { compactionJob, reaperJob, Ticker } from './jobs.js';
 import { listObjects } from './list.js';
-import { decodeObject, decodeRaw, encodeObject, metaOf, ttlToMs } from './objects.js';
-import { startWatch, type RegisteredWatch } from './watch/watch.js';
+import { decodeObject, decodeRaw, encodeObject, metaOf, parseResourceVersion, ttlToMs } from './objects.js';
+import { startWatch, type RegisteredWatch, type WatchSource } from './watch/watch.js';
 import type { RawObject, StorageBackend } from './backend.js';
 import type {
   CreateOptions,
@@ -19,10 +19,7 @@ import type {
 } from './storage.js';
 import type { EncryptionConfig } from './encryption/config.js';
 import { TransformingBackend } from './encryption/transforming-backend.js';
-import { keyRoot, keyScope } from './keys.js';
-import { WatchCache } from './watch-cache.js';
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+import { WatchCaches, type WatchCacheSize } from './watch-cache/watch-caches.js';
 
 /** Tuning shared by both backends. All durations in milliseconds. */
 export interface CommonStorageOptions {
@@ -41,10 +38,11 @@ export interface CommonStorageOptions {
   /** --encryption-provider-config: values of the resources it names are stored encrypted. */
   readonly encryption?: EncryptionConfig;
   /**
-   * --watch-cache: whether the objects under a key root (`/pods`) are kept in memory, so lists
-   * that may be served from memory are (see watch-cache.ts). Unset: none are.
+   * --watch-cache and --watch-cache-sizes: whether the objects under a key root (`/pods`) and a
+   * window of its recent events are kept in memory, so lists and watches that may be served from
+   * memory are, and how many events the window keeps (see watch-cache/). Unset: none are.
    */
-  readonly watchCache?: (keyRoot: string) => boolean;
+  readonly watchCache?: (keyRoot: string) => WatchCacheSize;
 }
 
 /** Everything of the Storage contract that does not depend on the backend. */
@@ -53,13 +51,14 @@ export class GenericStorage implements Storage {
   private readonly tickers: Ticker[];
   private closed = false;
   private readonly backend: StorageBackend;
-  private readonly caches = new Map<string, WatchCache>();
+  private readonly caches: WatchCaches;
 
   constructor(
     backend: StorageBackend,
     private readonly opts: CommonStorageOptions = {},
   ) {
     this.backend = backend = opts.encryption ? new TransformingBackend(backend, opts.encryption) : backend;
+    this.caches = new WatchCaches(backend, opts.watchCache, opts.resourceVersionWaitMs ?? 3_000);
     const onError = (job: 'compaction' | 'reaper') => (err: unknown) => opts.onBackgroundError?.(err, job);
     this.tickers = [
       new Ticker(opts.compactionIntervalMs ?? 300_000, compactionJob(backend), onError('compaction')).start(),
@@ -108,44 +107,7 @@ export class GenericStorage implements Storage {
     opts: ListOptions<T> = {},
   ): Promise<ListResult<T>> {
     const waitMs = this.opts.resourceVersionWaitMs ?? 3_000;
-    return (
-      (await this.listFromCache(prefix, opts, waitMs)) ?? listObjects(this.backend, prefix, opts, waitMs)
-    );
-  }
-
-  /**
-   * Serves a list from the watch cache when its semantics allow, as kube's cacher does: the
-   * latest state (`""`, consistent: once the cache has caught up with the store's current
-   * revision), any state (`"0"`) or one not older than N, all items at once. Pages, continue
-   * tokens, exact revisions and single keys go to the store, as does any list while the cache is
-   * still filling or cannot catch up in time. undefined means: ask the store.
-   */
-  private async listFromCache<T extends object>(
-    prefix: string,
-    opts: ListOptions<T>,
-    waitMs: number,
-  ): Promise<ListResult<T> | undefined> {
-    const enabled = this.opts.watchCache;
-    if (!enabled || opts.continueKey || (opts.limit ?? 0) > 0 || opts.recursive === false) return undefined;
-    const root = keyRoot(prefix);
-    if (root === '' || !enabled(root)) return undefined;
-    const rv = opts.resourceVersion ?? '';
-    if (rv !== '' && (opts.match === 'Exact' || !/^\d+$/.test(rv) || !Number.isSafeInteger(Number(rv))))
-      return undefined;
-    let cache = this.caches.get(root);
-    if (!cache) {
-      const created = new WatchCache(this.backend, root, () => {
-        if (this.caches.get(root) === created) this.caches.delete(root);
-      });
-      this.caches.set(root, created);
-      cache = created;
-    }
-    // The first list of a root waits for the cache to fill, as upstream's lists wait for theirs.
-    if (!cache.usable) await Promise.race([cache.ready.catch(() => undefined), sleep(waitMs)]);
-    if (!cache.usable) return undefined;
-    const want = rv === '' ? await this.backend.currentRV() : Number(rv);
-    if (!(await cache.reach(want, waitMs))) return undefined;
-    return cache.list(keyScope(prefix), opts);
+    return (await this.caches.list(prefix, opts)) ?? listObjects(this.backend, prefix, opts, waitMs);
   }
 
   async guaranteedUpdate<T extends object = StoredObject>(
@@ -199,18 +161,41 @@ export class GenericStorage implements Storage {
     opts: WatchOptions<T>,
   ): AsyncIterable<WatchEvent<T>> {
     if (this.closed) throw new StorageError('Unreachable', 'storage is closed');
-    return startWatch<T>(
-      {
-        backend: this.backend,
-        bufferSize: this.opts.watchBufferSize ?? 1_000,
-        register: (w) => {
-          this.watches.add(w);
-          return () => this.watches.delete(w);
-        },
+    if (!this.caches.enabled(prefix)) return startWatch<T>(this.watchContext(this.backend), prefix, opts);
+    // Checked here so that a bad version fails the call, as it does for an uncached watch.
+    const startRV = parseResourceVersion(opts.resourceVersion);
+    return this.watchCached(prefix, opts, startRV);
+  }
+
+  /** A watch of a cached root: served from its cache when the cache can (see WatchCaches). */
+  private async *watchCached<T extends object>(
+    prefix: string,
+    opts: WatchOptions<T>,
+    startRV: number,
+  ): AsyncGenerator<WatchEvent<T>> {
+    const source = await this.caches.watchSource(prefix, opts.resourceVersion ?? '', startRV);
+    if (this.closed || opts.signal.aborted) return;
+    if (source instanceof StorageError) {
+      yield { type: 'ERROR', error: source };
+      return;
+    }
+    yield* startWatch<T>(this.watchContext(source ?? this.backend), prefix, opts);
+  }
+
+  private watchContext(source: WatchSource) {
+    return {
+      backend: source,
+      bufferSize: this.opts.watchBufferSize ?? 1_000,
+      register: (w: RegisteredWatch) => {
+        this.watches.add(w);
+        return () => this.watches.delete(w);
       },
-      prefix,
-      opts,
-    );
+    };
+  }
+
+  /** Open watches served from watch caches rather than the store. */
+  get cachedWatchers(): number {
+    return this.caches.watchers;
   }
 
   async currentResourceVersion(): Promise<string> {
@@ -233,8 +218,7 @@ export class GenericStorage implements Storage {
     if (this.closed) return;
     this.closed = true;
     for (const w of [...this.watches]) w.end();
-    for (const c of this.caches.values()) c.close();
-    this.caches.clear();
+    this.caches.close();
     await Promise.all(this.tickers.map((t) => t.stop()));
     await this.backend.close();
   }

@@ -35,6 +35,7 @@ export {
 } from './errors.js';
 export { decodeContinue, encodeContinue, type ContinuePosition } from './continue.js';
 export type { CommonStorageOptions } from './generic-storage.js';
+export type { WatchCacheSize } from './watch-cache/watch-caches.js';
 export { createMemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.js';
 export type { Clock } from './memory/memory-backend.js';
 export {

@@ -13,9 +13,9 @@ import {
  * flags, so they share the Store section.
  */
 export interface RegistryConfig {
-  /** Lists served from memory where their semantics allow (see @keel/storage's watch cache). */
+  /** Lists and watches served from memory where their semantics allow (see @keel/storage's watch cache). */
   readonly watchCache: boolean;
-  /** Per-resource watch cache sizes keyed `resource[.group]`; only 0 (off for that resource) matters. */
+  /** Per-resource watch cache sizes keyed `resource[.group]`: 0 turns it off, N keeps N recent events. */
   readonly watchCacheSizes: ReadonlyMap<string, number>;
   readonly deleteCollectionWorkers: number;
   /** Deletes add the collector's finalizers and the API server runs the garbage collector. */
@@ -77,8 +77,9 @@ export class RegistryOptions implements OptionsGroup<{ registry?: RegistryConfig
         'format: resource[.group]#size, where resource is lowercase plural (no version), group is omitted for ' +
         'resources of apiVersion v1 (the legacy core API) and included for others, and size is a number. This option ' +
         'is only meaningful for resources built into the apiserver, and is only consulted if the watch-cache is ' +
-        'enabled. The only meaningful size setting to supply here is zero, which means to disable watch caching for ' +
-        'the associated resource; all non-zero values are equivalent and mean to not disable watch caching for that resource.',
+        'enabled. A size of zero disables watch caching for the associated resource; any other size enables it and is ' +
+        'how many recent events of that resource the cache keeps for watches to resume from (without a size the ' +
+        'window adapts, from 100 events up).',
     });
   }
 

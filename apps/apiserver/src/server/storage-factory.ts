@@ -8,6 +8,7 @@ import {
   type Storage,
   type StoreConfig,
   type StoreDialer,
+  type WatchCacheSize,
 } from '@keel/storage';
 import { storeEndpoint } from '../metrics/index.js';
 
@@ -28,7 +29,7 @@ export async function openStorage(
   logger: Logger,
   extra: {
     readonly encryption?: EncryptionConfig;
-    readonly watchCache?: (keyRoot: string) => boolean;
+    readonly watchCache?: (keyRoot: string) => WatchCacheSize;
     /** The `etcd` egress proxy's tunnel (--egress-selector-config-file). */
     readonly dial?: StoreDialer | undefined;
   } = {},

@@ -1,3 +1,4 @@
+import type { WatchCacheSize } from '@keel/storage';
 import type { RegistryConfig } from '../options/registry-options.js';
 import { STORED_RESOURCE_GROUPS, storedResource } from './stored-resources.js';
 
@@ -5,8 +6,11 @@ import { STORED_RESOURCE_GROUPS, storedResource } from './stored-resources.js';
 const OFF_BY_DEFAULT = new Set(['events']);
 
 export interface WatchCachePolicy {
-  /** Which key roots (`/pods`) are cached; undefined when --watch-cache=false. */
-  readonly enabled: ((keyRoot: string) => boolean) | undefined;
+  /**
+   * Which key roots (`/pods`) are cached and with how many events: false or 0 not cached, true
+   * upstream's adaptive window, N a window of N events; undefined when --watch-cache=false.
+   */
+  readonly enabled: ((keyRoot: string) => WatchCacheSize) | undefined;
   /** --watch-cache-sizes entries that name no resource Keel stores. */
   readonly errors: string[];
 }
@@ -18,9 +22,10 @@ function storedResourceNamed(name: string): string | undefined {
 }
 
 /**
- * --watch-cache and --watch-cache-sizes as upstream reads them: every stored resource is cached
- * but Events; a size of 0 turns one off, any other size turns it on (all non-zero sizes are the
- * same: the cache holds every object).
+ * --watch-cache and --watch-cache-sizes: every stored resource is cached but Events (upstream's
+ * defaults); a size of 0 turns one off, any other size turns it on. The cache holds every object
+ * whatever the size; the size is how many recent events its window keeps for watches to resume
+ * from (upstream sizes that window itself, from 100 events up, and ignores non-zero sizes).
  */
 export function watchCachePolicy(registry: RegistryConfig): WatchCachePolicy {
   const sizes = new Map<string, number>();
@@ -40,7 +45,7 @@ export function watchCachePolicy(registry: RegistryConfig): WatchCachePolicy {
       const resource = keyRoot.slice(1);
       if (!Object.hasOwn(STORED_RESOURCE_GROUPS, resource)) return false;
       const size = sizes.get(resource);
-      return size === undefined ? !OFF_BY_DEFAULT.has(resource) : size > 0;
+      return size ?? !OFF_BY_DEFAULT.has(resource);
     },
   };
 }

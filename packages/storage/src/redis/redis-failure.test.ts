@@ -189,4 +189,50 @@ describe('redis storage when Redis goes away', () => {
       w.events.map((e) => (e.type === 'ERROR' ? `ERROR ${e.error.code}` : `${e.type} ${e.resourceVersion}`)),
     ).toEqual(['ADDED 2', 'ERROR Expired']);
   });
+
+  it('with the watch cache: ends its watches cleanly when the feed lost events, and fills a new cache', async () => {
+    const url = new URL(inject('redisUrl'));
+    const relay = new Relay(url, await freePort());
+    await relay.up();
+    cleanup.push(() => relay.down());
+    const prefix = `/outage-cache-${Date.now()}-${Math.random()}`;
+    const cutOff = await createRedisStorage({
+      urls: [`redis://127.0.0.1:${relay.port}`],
+      prefix,
+      watchBlockMs: 200,
+      watchCache: () => true,
+    });
+    const other = await createRedisStorage({ urls: [url.href], prefix, compactionIntervalMs: 100 });
+    cleanup.push(
+      () => cutOff.close(),
+      () => other.close(),
+    );
+    await other.create('/things/a', named('a'));
+    await cutOff.list('/things'); // fills the cache at 1
+    const w = new EventCollector(cutOff, '/things', { resourceVersion: '1' });
+    await other.create('/things/b', named('b'));
+    await w.waitFor(1);
+    await relay.down();
+    await other.create('/things/c', named('c'));
+    await other.create('/things/d', named('d'));
+    await eventually(async () => {
+      const err: unknown = await other
+        .list('/things', { resourceVersion: '3', match: 'Exact' })
+        .catch((e: unknown) => e);
+      expect(isStorageError(err, 'Expired')).toBe(true);
+    });
+    await relay.up();
+    // No ERROR: everything it sent was true; the client watches again from 2.
+    await w.done;
+    expect(w.events.map((e) => `${e.type} ${e.type === 'ERROR' ? e.error.code : e.resourceVersion}`)).toEqual(
+      ['ADDED 2'],
+    );
+    // The store answers that watch: its history no longer reaches back to 2, so the client re-lists,
+    // and the list (a new cache) has what the dropped one missed.
+    const again = new EventCollector(cutOff, '/things', { resourceVersion: '2' });
+    await again.done;
+    expect(again.events.map((e) => e.type)).toEqual(['ERROR']);
+    const names = (await cutOff.list('/things')).items.map((o) => o.metadata?.['name']);
+    expect(names).toEqual(['a', 'b', 'c', 'd']);
+  });
 });

@@ -1,15 +1,22 @@
 import { isStorageError, StorageError, tooOldResourceVersion } from '../errors.js';
 import { inScope, keyAfter, keyScope, type KeyScope } from '../keys.js';
 import { decodeRaw, parseResourceVersion } from '../objects.js';
-import type { StorageBackend } from '../backend.js';
+import type { StorageBackend, WatchFeed } from '../backend.js';
 import type { WatchEvent, WatchOptions } from '../storage.js';
 import { toWatchEvent, Watcher } from './watcher.js';
 
 /** Entries replayed from the log per read. */
 const replayChunk = 500;
 
+/** Where a watch reads its history and live events: the store, or a resource's watch cache. */
+export interface WatchSource {
+  readonly hub: WatchFeed;
+  readonly readLog: StorageBackend['readLog'];
+  readonly page: StorageBackend['page'];
+}
+
 export interface WatchContext {
-  readonly backend: StorageBackend;
+  readonly backend: WatchSource;
   readonly bufferSize: number;
   /** Called once per watch so the store can send bookmarks and end it on close; returns the unregister. */
   register(watch: RegisteredWatch): () => void;
@@ -120,7 +127,7 @@ async function* run<T>(
 }
 
 async function* initialState<T>(
-  backend: StorageBackend,
+  backend: WatchSource,
   scope: KeyScope,
   opts: WatchOptions<T>,
 ): AsyncGenerator<WatchEvent<T>, number> {

@@ -1,7 +1,7 @@
 import { StorageError } from '../errors.js';
 import { inScope, type KeyScope } from '../keys.js';
 import { decodeObject } from '../objects.js';
-import type { HubListener, LogEntry } from '../backend.js';
+import type { FeedListener, LogEntry } from '../backend.js';
 import type { Predicate, WatchEvent } from '../storage.js';
 import { WatchQueue } from './watch-queue.js';
 
@@ -34,7 +34,7 @@ export function toWatchEvent<T>(
  * bounded pending list while the watch replays history itself; if that list overflows it is
  * dropped and the watch keeps replaying from the log (see `restartPending`).
  */
-export class Watcher<T> implements HubListener {
+export class Watcher<T> implements FeedListener {
   readonly queue: WatchQueue<T>;
   private pending: LogEntry[] | undefined = [];
   private pendingOverflowed = false;
@@ -78,6 +78,11 @@ export class Watcher<T> implements HubListener {
   onError(err: StorageError): void {
     if (this.pending) this.pendingError ??= err;
     else this.queue.fail(err);
+  }
+
+  /** The feed ended (the watch cache was dropped): end after what is queued; the client re-watches. */
+  onEnd(): void {
+    this.queue.end();
   }
 
   /** Drops the parked entries; the caller then replays the log past `position` itself. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PageRequest, StorageBackend } from './backend.js';
-import { GenericStorage } from './generic-storage.js';
-import { MemoryBackend } from './memory/memory-backend.js';
-import type { StoredObject } from './storage.js';
+import type { PageRequest, StorageBackend } from '../backend.js';
+import { GenericStorage } from '../generic-storage.js';
+import { MemoryBackend } from '../memory/memory-backend.js';
+import type { StoredObject } from '../storage.js';
 
 /** A memory backend that counts the pages read from it: a list the cache serves reads none. */
 function counted(): { backend: StorageBackend; pages: () => number } {

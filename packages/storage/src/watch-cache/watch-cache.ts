@@ -1,8 +1,20 @@
 import btree from 'sorted-btree';
-import type { HubListener, LogEntry, RawObject, StorageBackend } from './backend.js';
-import { inScope, type KeyScope } from './keys.js';
-import { decodeRaw } from './objects.js';
-import type { ListOptions, ListResult, StoredObject } from './storage.js';
+import type {
+  FeedListener,
+  HubListener,
+  LogEntry,
+  LogRead,
+  PageRequest,
+  PageResult,
+  RawObject,
+  StorageBackend,
+  WatchFeed,
+} from '../backend.js';
+import { inScope, type KeyScope } from '../keys.js';
+import { decodeRaw } from '../objects.js';
+import type { ListOptions, ListResult, StoredObject } from '../storage.js';
+import type { WatchSource } from '../watch/watch.js';
+import { EventWindow, type EventWindowOptions } from './event-window.js';
 
 // sorted-btree is CommonJS with `exports.default` (see memory-backend.ts for the same interop).
 const interop = btree as unknown as typeof btree | typeof btree.default;
@@ -13,19 +25,25 @@ type BTreeOf<K, V> = InstanceType<typeof btree.default<K, V>>;
 const FILL_PAGE = 5_000;
 
 /**
- * The watch cache of one key root (`/pods`): every object under it, in key order, kept current
- * from the store's event feed, so lists that may be served from memory are (kube's cacher).
- * It is filled by subscribing to the feed first, then listing at one revision, then applying
- * what the feed delivered after that revision, so no write is missed or applied twice. Its
- * freshness is the feed's position: the feed hands over every write of the store in order, so
- * once it has passed a revision the cache holds the state at that revision.
+ * The watch cache of one key root (`/pods`): every object under it, in key order, and a window of
+ * its recent events, kept current from the store's event feed, so lists and watches that may be
+ * served from memory are (kube's cacher). It is filled by subscribing to the feed first, then
+ * listing at one revision, then applying what the feed delivered after that revision, so no
+ * write is missed or applied twice. Its freshness is the feed's position: the feed hands over
+ * every write of the store in order, so once it has passed a revision the cache holds the state
+ * at that revision.
+ *
+ * As a WatchSource it is what a cached watch reads: the objects as its initial state (one page,
+ * taken at once), the window as its history, and its own fan-out of the resource's events live.
  */
-export class WatchCache implements HubListener {
+export class WatchCache implements HubListener, WatchSource, WatchFeed {
   private readonly objects: BTreeOf<string, RawObject> = new BTree<string, RawObject>();
   private buffered: LogEntry[] | undefined = [];
   private listedAt = 0;
   private broken = false;
-  /** Lists waiting for the feed to pass a revision. */
+  private window: EventWindow | undefined;
+  private readonly listeners = new Set<FeedListener>();
+  /** Lists and watches waiting for the feed to pass a revision. */
   private waiters: { readonly rv: number; resolve: () => void }[] = [];
   private unsubscribe: (() => void) | undefined;
   readonly ready: Promise<void>;
@@ -33,11 +51,12 @@ export class WatchCache implements HubListener {
   constructor(
     private readonly backend: StorageBackend,
     private readonly root: string,
+    private readonly windowOpts: EventWindowOptions,
     /** Told when the cache can no longer be trusted (the feed lost events); it is dropped. */
     private readonly onBroken: () => void,
   ) {
     this.ready = this.fill();
-    // A cache that fails to fill is dropped; the list that asked is served by the store.
+    // A cache that fails to fill is dropped; the read that asked is served by the store.
     this.ready.catch(() => this.fail());
   }
 
@@ -55,6 +74,7 @@ export class WatchCache implements HubListener {
       start = `${last.key}\u0000`;
     }
     this.listedAt = atRV ?? 0;
+    this.window = new EventWindow(this.listedAt, this.windowOpts);
     const pending = this.buffered ?? [];
     this.buffered = undefined;
     for (const entry of pending) if (entry.rv > this.listedAt) this.apply(entry);
@@ -65,7 +85,7 @@ export class WatchCache implements HubListener {
       if (this.buffered) this.buffered.push(entry);
       else this.apply(entry);
     }
-    // Every entry moves the feed's position, which is what waiting lists wait for.
+    // Every entry moves the feed's position, which is what waiting reads wait for.
     if (this.waiters.length > 0) this.wake();
   }
 
@@ -81,17 +101,36 @@ export class WatchCache implements HubListener {
     this.fail();
   }
 
+  /**
+   * The feed lost events: the cache is dropped and every watch it serves ends cleanly after what
+   * it was sent (all of it true), as upstream's cacher terminates its watchers when it re-lists.
+   * Clients watch again from their last version and are served by the store.
+   */
   private fail(): void {
     if (this.broken) return;
-    this.broken = true;
-    this.unsubscribe?.();
-    this.wake();
+    this.close();
     this.onBroken();
   }
 
   private apply(entry: LogEntry): void {
     if (entry.type === 'DELETED' || entry.value === undefined) this.objects.delete(entry.key);
     else this.objects.set(entry.key, { key: entry.key, value: entry.value, modRV: entry.rv });
+    this.window?.push(entry);
+    for (const l of this.listeners) l.onEntry(entry);
+  }
+
+  /** Cached watches subscribe to the cache itself, which passes on its resource's events. */
+  get hub(): WatchFeed {
+    return this;
+  }
+
+  get position(): number {
+    return this.resourceVersion;
+  }
+
+  subscribe(listener: FeedListener): Promise<() => void> {
+    this.listeners.add(listener);
+    return Promise.resolve(() => void this.listeners.delete(listener));
   }
 
   /** The revision the cache holds the state of (0 until it is filled). */
@@ -102,6 +141,20 @@ export class WatchCache implements HubListener {
 
   get usable(): boolean {
     return !this.broken && this.buffered === undefined;
+  }
+
+  /** Open watches served from this cache. */
+  get watchers(): number {
+    return this.listeners.size;
+  }
+
+  /**
+   * Whether a watch from `rv` can be served here: the cache was filled by then, or its window has
+   * moved on since it started (then an older version is too old). A watch from before the cache
+   * existed is the store's, which may still hold that history.
+   */
+  covers(rv: number): boolean {
+    return this.window?.covers(rv) ?? false;
   }
 
   /** Waits until the cache holds the state at `rv`; false when `waitMs` passes first. */
@@ -138,9 +191,33 @@ export class WatchCache implements HubListener {
     return { items, resourceVersion: String(rv) };
   }
 
+  /**
+   * A watch's initial state: every object under `prefix` from `start`, in one page at the cache's
+   * revision (the objects are held already; taking them at once keeps them one consistent state).
+   */
+  page(req: PageRequest): Promise<PageResult> {
+    const items: RawObject[] = [];
+    for (const [key, raw] of this.objects.entries(req.start)) {
+      if (!key.startsWith(req.prefix)) break;
+      items.push(raw);
+    }
+    return Promise.resolve({ kind: 'ok', rv: this.resourceVersion, items, more: false, remaining: 0 });
+  }
+
+  /** A watch's history: the window's events after `afterRV`, or expired once they left it. */
+  readLog(afterRV: number, limit: number): Promise<LogRead> {
+    const current = this.resourceVersion;
+    const read = this.window?.read(afterRV, limit) ?? { kind: 'expired', oldest: current };
+    // The store's watch reports `compacted + 1` as the oldest version; the cache's is `oldest`.
+    if (read.kind === 'expired') return Promise.resolve({ kind: 'expired', compacted: read.oldest - 1 });
+    return Promise.resolve({ kind: 'ok', entries: read.entries, current });
+  }
+
   close(): void {
     this.broken = true;
     this.unsubscribe?.();
     this.wake();
+    for (const l of [...this.listeners]) l.onEnd();
+    this.listeners.clear();
   }
 }
