@@ -24,6 +24,7 @@ import { apiServerCommand } from './command.js';
 import { ApiServerMetrics } from './metrics/index.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { FlowController } from '@keel/flowcontrol';
+import { flowControlDebugHandler } from './endpoints/flowcontrol-debug.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { NamespaceController } from './resources/namespaces/controller.js';
@@ -307,7 +308,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
             },
           }
         : {}),
-      extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
+      extraHandlers: [
+        ...(metadata ? [serviceAccountIssuerHandler(metadata)] : []),
+        ...(flowControl ? [flowControlDebugHandler(flowControl.controller)] : []),
+      ],
       controllerHooks: (dispatcher): Record<string, PostStartHook> => {
         if (!config.registry.enableGarbageCollector) return {};
         const gc = new GarbageCollector({

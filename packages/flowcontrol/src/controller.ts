@@ -13,7 +13,13 @@ import {
   mandatoryPriorityLevelConfigurations,
 } from './bootstrap.js';
 import { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
-import { QueueSet, type RejectReason, type Ticket } from './queueset.js';
+import {
+  QueueSet,
+  type QueueSetDump,
+  type RejectReason,
+  type Ticket,
+  type WaitingDescription,
+} from './queueset.js';
 import { hashFlow } from './shuffle-sharding.js';
 import {
   DISTINGUISHER_BY_NAMESPACE,
@@ -58,6 +64,8 @@ interface Level {
   /** Undefined for exempt levels. */
   readonly queues?: QueueSet;
   concurrencyLimit: number;
+  /** What an exempt level executed (its requests never wait), for the debug dumps. */
+  readonly exemptCounts: { executing: number; dispatched: number };
 }
 
 /** The outcome callbacks of handle(): exactly one of execute or reject is called, once. */
@@ -65,6 +73,22 @@ export interface FlowCallbacks {
   /** Run the request; call done() when it finished. */
   readonly execute: (done: () => void) => void;
   readonly reject: (reason: RejectReason) => void;
+}
+
+/** What the request dump shows of a waiting request beyond its flow (upstream's RequestInfo). */
+export interface RequestDetails extends RequestDigest {
+  readonly name: string;
+  readonly apiVersion: string;
+}
+
+export interface RequestDescription extends WaitingDescription {
+  readonly details?: RequestDetails | undefined;
+}
+
+/** One priority level in a dump; undefined queues would print as upstream's `<none>` rows. */
+export interface PriorityLevelDump {
+  readonly name: string;
+  readonly queues?: QueueSetDump<RequestDescription>;
 }
 
 export interface RequestHandle {
@@ -101,7 +125,12 @@ export class FlowController {
       const exempt = pl.spec.type === PRIORITY_LEVEL_EXEMPT;
       const old = this.levels.get(name);
       if (exempt) {
-        next.set(name, { config: pl, exempt, concurrencyLimit: limit });
+        next.set(name, {
+          config: pl,
+          exempt,
+          concurrencyLimit: limit,
+          exemptCounts: old?.exemptCounts ?? { executing: 0, dispatched: 0 },
+        });
       } else {
         const lr = pl.spec.limited?.limitResponse;
         const q = lr?.type === LIMIT_RESPONSE_QUEUE ? lr.queuing : undefined;
@@ -113,7 +142,13 @@ export class FlowController {
         };
         const queues = old?.queues ?? new QueueSet(qsConfig);
         queues.setConfig(qsConfig);
-        next.set(name, { config: pl, exempt, queues, concurrencyLimit: limit });
+        next.set(name, {
+          config: pl,
+          exempt,
+          queues,
+          concurrencyLimit: limit,
+          exemptCounts: { executing: 0, dispatched: 0 },
+        });
       }
       this.observer.concurrencyLimit(name, limit);
     }
@@ -155,8 +190,21 @@ export class FlowController {
     return { flowSchema: fs, priorityLevel: level.config, exempt: false, distinguisher: d.user.name };
   }
 
-  /** Runs, queues or rejects a classified request. */
-  handle(c: Classification, callbacks: FlowCallbacks): RequestHandle {
+  /** Every level, by name, with its queues (upstream's debug dumps read this). */
+  dump(): PriorityLevelDump[] {
+    return [...this.levels]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, l]) => ({
+        name,
+        // As upstream's exempt queue set: no queues, every request dispatched at once.
+        queues: l.queues
+          ? (l.queues.dump() as QueueSetDump<RequestDescription>)
+          : { queues: [], waiting: 0, rejected: 0, timedOut: 0, cancelled: 0, ...l.exemptCounts },
+      }));
+  }
+
+  /** Runs, queues or rejects a classified request; `details` are kept for the request dump. */
+  handle(c: Classification, callbacks: FlowCallbacks, details?: RequestDetails): RequestHandle {
     const schema = c.flowSchema.metadata.name ?? '';
     const levelName = c.priorityLevel.metadata.name ?? '';
     const level = this.levels.get(levelName);
@@ -173,7 +221,14 @@ export class FlowController {
       });
     };
     if (!level?.queues) {
-      run(() => undefined);
+      const counts = level?.exemptCounts;
+      if (counts) {
+        counts.dispatched++;
+        counts.executing++;
+      }
+      run(() => {
+        if (counts) counts.executing--;
+      });
       return { cancel: () => false };
     }
     const key = `${schema}\0${c.distinguisher}`;
@@ -188,25 +243,35 @@ export class FlowController {
     // Filled once start() returns; its callbacks may run before that.
     const ref: { ticket?: Ticket } = {};
     const finishTicket = (): void => ref.ticket?.finish();
-    ref.ticket = level.queues.start(hash, {
-      dispatch: () => {
-        settled = true;
-        if (waiting) obs.waiting(levelName, schema, -1);
-        waiting = false;
-        run(() => {
-          // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
-          if (ref.ticket) ref.ticket.finish();
-          else queueMicrotask(finishTicket);
-        });
+    const description: RequestDescription = {
+      flowSchema: schema,
+      distinguisher: c.distinguisher,
+      arrived: queued,
+      details,
+    };
+    ref.ticket = level.queues.start(
+      hash,
+      {
+        dispatch: () => {
+          settled = true;
+          if (waiting) obs.waiting(levelName, schema, -1);
+          waiting = false;
+          run(() => {
+            // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
+            if (ref.ticket) ref.ticket.finish();
+            else queueMicrotask(finishTicket);
+          });
+        },
+        reject: (reason) => {
+          settled = true;
+          if (waiting) obs.waiting(levelName, schema, -1);
+          waiting = false;
+          obs.rejected(levelName, schema, reason, (Date.now() - queued) / 1000);
+          callbacks.reject(reason);
+        },
       },
-      reject: (reason) => {
-        settled = true;
-        if (waiting) obs.waiting(levelName, schema, -1);
-        waiting = false;
-        obs.rejected(levelName, schema, reason, (Date.now() - queued) / 1000);
-        callbacks.reject(reason);
-      },
-    });
+      description,
+    );
     if (!settled) {
       waiting = true;
       obs.waiting(levelName, schema, 1);

@@ -20,10 +20,14 @@ export {
   type FlowControlVersion,
 } from './views.js';
 export { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
+export { dumpPriorityLevels, dumpQueues, dumpRequests } from './debug.js';
 export { dealHand, hashFlow, requiredEntropyBits, MAX_HASH_BITS } from './shuffle-sharding.js';
 export {
   QueueSet,
+  type QueueDump,
   type QueueSetConfig,
+  type QueueSetDump,
+  type WaitingDescription,
   type RejectReason,
   type RequestCallbacks,
   type Ticket,
@@ -34,5 +38,8 @@ export {
   type Classification,
   type FlowCallbacks,
   type FlowObserver,
+  type PriorityLevelDump,
+  type RequestDescription,
+  type RequestDetails,
   type RequestHandle,
 } from './controller.js';

@@ -26,9 +26,37 @@ export interface RequestCallbacks {
   readonly reject: (reason: RejectReason) => void;
 }
 
+/** What the debug dumps show of a waiting request; the queue set only stores it. */
+export interface WaitingDescription {
+  readonly flowSchema: string;
+  readonly distinguisher: string;
+  /** ms since the epoch. */
+  readonly arrived: number;
+}
+
+/** One queue in a dump: its waiting requests in order, and its share of the executing ones. */
+export interface QueueDump<D extends WaitingDescription = WaitingDescription> {
+  readonly waiting: readonly D[];
+  readonly executing: number;
+  /** The virtual start time of the queue's next dispatch (one unit per dispatched request). */
+  readonly nextDispatch: number;
+}
+
+/** A queue set's state and counts since it was created (upstream's QueueSetDump). */
+export interface QueueSetDump<D extends WaitingDescription = WaitingDescription> {
+  readonly queues: readonly QueueDump<D>[];
+  readonly waiting: number;
+  readonly executing: number;
+  readonly dispatched: number;
+  readonly rejected: number;
+  readonly timedOut: number;
+  readonly cancelled: number;
+}
+
 interface Waiting {
   readonly hash: bigint;
   readonly callbacks: RequestCallbacks;
+  readonly description: WaitingDescription | undefined;
   queue: Queue;
   state: 'waiting' | 'executing' | 'done';
 }
@@ -78,6 +106,7 @@ export class QueueSet {
   private robin = 0;
   /** Each flow's hand, dealt once per configuration (BigInt arithmetic is not free). */
   private readonly hands = new Map<bigint, number[]>();
+  private readonly totals = { dispatched: 0, rejected: 0, timedOut: 0, cancelled: 0 };
 
   constructor(config: QueueSetConfig) {
     this.config = config;
@@ -106,7 +135,7 @@ export class QueueSet {
         if (config.queues === 0) {
           this.waitingCount--;
           w.state = 'done';
-          w.callbacks.reject('concurrency-limit');
+          this.reject(w.callbacks, 'concurrency-limit');
           continue;
         }
         const q = this.chooseQueue(w.hash);
@@ -119,19 +148,19 @@ export class QueueSet {
   }
 
   /** Starts or queues one request of the flow with hash `hash`; the callbacks say what became of it. */
-  start(hash: bigint, callbacks: RequestCallbacks): Ticket {
+  start(hash: bigint, callbacks: RequestCallbacks, description?: WaitingDescription): Ticket {
     const { concurrencyLimit, queues } = this.config;
     if (queues === 0) {
-      const w: Waiting = { hash, callbacks, queue: NO_QUEUE, state: 'done' };
+      const w: Waiting = { hash, callbacks, description, queue: NO_QUEUE, state: 'done' };
       if (this.executingCount < concurrencyLimit) this.execute(w);
-      else callbacks.reject('concurrency-limit');
+      else this.reject(callbacks, 'concurrency-limit');
       return this.ticket(w);
     }
     const q = this.chooseQueue(hash);
-    const w: Waiting = { hash, callbacks, queue: q, state: 'waiting' };
+    const w: Waiting = { hash, callbacks, description, queue: q, state: 'waiting' };
     if (q.length >= this.config.queueLengthLimit) {
       w.state = 'done';
-      callbacks.reject('queue-full');
+      this.reject(callbacks, 'queue-full');
       return this.ticket(w);
     }
     if (q.length === 0 && q.executing === 0) q.virtualStart = Math.max(q.virtualStart, this.virtualTime);
@@ -155,9 +184,32 @@ export class QueueSet {
         w.queue.remove(w);
         this.waitingCount--;
         w.state = 'done';
-        w.callbacks.reject(reason);
+        this.reject(w.callbacks, reason);
         return true;
       },
+    };
+  }
+
+  private reject(callbacks: RequestCallbacks, reason: RejectReason): void {
+    if (reason === 'time-out') this.totals.timedOut++;
+    else if (reason === 'cancelled') this.totals.cancelled++;
+    else this.totals.rejected++;
+    callbacks.reject(reason);
+  }
+
+  /** The queues and counts, for /debug/api_priority_and_fairness. */
+  dump(): QueueSetDump {
+    return {
+      queues: this.queues.map((q) => ({
+        waiting: q.requests
+          .slice(q.head)
+          .map((w) => w.description ?? { flowSchema: '', distinguisher: '', arrived: 0 }),
+        executing: q.executing,
+        nextDispatch: q.virtualStart,
+      })),
+      waiting: this.waitingCount,
+      executing: this.executingCount,
+      ...this.totals,
     };
   }
 
@@ -190,6 +242,7 @@ export class QueueSet {
   }
 
   private execute(w: Waiting): void {
+    this.totals.dispatched++;
     w.state = 'executing';
     this.executingCount++;
     w.queue.executing++;

@@ -74,8 +74,9 @@ export class FlowControlMetrics implements FlowObserver {
       labelNames: ['priority_level', 'flow_schema', 'type'],
       buckets: DURATION_BUCKETS,
     });
+    // 1.30 deprecated request_concurrency_limit for this name; 1.34 no longer serves the old one.
     this.limits = r.gauge({
-      name: 'apiserver_flowcontrol_request_concurrency_limit',
+      name: 'apiserver_flowcontrol_nominal_limit_seats',
       help: 'Nominal number of execution seats configured for each priority level',
       labelNames: ['priority_level'],
     });

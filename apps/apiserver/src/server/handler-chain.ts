@@ -90,7 +90,7 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withAudit(config.auditor, config.metrics.audit),
       withImpersonation(config.authorizer),
       config.priorityAndFairness
-        ? withPriorityAndFairness(config.priorityAndFairness, config.requestTimeoutMs / 4)
+        ? withPriorityAndFairness(config.priorityAndFairness, config.requestTimeoutMs / 4, inFlight)
         : withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),
       withAuthorization(config.authorizer),
       withTimeout(config.requestTimeoutMs),
