@@ -25,6 +25,7 @@ import { ApiServerMetrics } from './metrics/index.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { FlowController } from '@keel/flowcontrol';
 import { flowControlDebugHandler } from './endpoints/flowcontrol-debug.js';
+import { flowSchemaStatusStore } from './resources/flowcontrol.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { NamespaceController } from './resources/namespaces/controller.js';
@@ -265,7 +266,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   });
   const flowControl = config.features.enablePriorityAndFairness
     ? new FlowControlConfigConsumer(
-        storage,
+        flowSchemaStatusStore(storage, admission),
         informers.informer(FLOW_SCHEMAS_KEY),
         informers.informer(PRIORITY_LEVELS_KEY),
         new FlowController(

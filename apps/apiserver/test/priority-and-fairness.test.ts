@@ -145,6 +145,88 @@ describe('API Priority and Fairness', () => {
     expect((fs.json as { message: string }).message).toContain("spec of 'exempt' must equal the fixed value");
   });
 
+  it("keeps each FlowSchema's Dangling condition through its status, as upstream words it", async () => {
+    const name = unique('dangling');
+    const [missing, other] = [`${name}-missing`, `${name}-other`];
+    type Cond = { type: string; status: string; reason: string; message: string; lastTransitionTime: string };
+    type Fs = Obj & {
+      metadata: { managedFields?: { manager: string; operation: string }[] };
+      status?: { conditions?: Cond[] };
+    };
+    const dangling = async () => {
+      const fs = (await server.request('GET', `${FC}/v1/flowschemas/${name}`)).json as Fs;
+      return fs.status?.conditions?.find((c) => c.type === 'Dangling');
+    };
+    const until = (status: string, message: string) =>
+      waitFor(`Dangling ${status}: ${message}`, async () => {
+        const c = await dangling();
+        return c?.status === status && c.message === message;
+      });
+    const created = await server.request('POST', `${FC}/v1/flowschemas`, {
+      body: {
+        metadata: { name },
+        spec: { priorityLevelConfiguration: { name: missing }, matchingPrecedence: 5000 },
+      },
+    });
+    expect(created.status).toBe(201);
+    const notFound = (pl: string) =>
+      `This FlowSchema references the PriorityLevelConfiguration object named "${pl}" but there is no such object`;
+    await until('True', notFound(missing));
+    expect(await dangling()).toMatchObject({ reason: 'NotFound' });
+    expect((await dangling())?.lastTransitionTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const fs = (await server.request('GET', `${FC}/v1/flowschemas/${name}`)).json as Fs;
+    expect(fs.metadata.managedFields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          manager: 'api-priority-and-fairness-config-consumer-v1',
+          operation: 'Apply',
+        }),
+      ]),
+    );
+    expect(await kubectlOk(cfg, ['get', 'flowschema', name])).toMatch(
+      new RegExp(`\\n${name}\\s+${missing}\\s+5000\\s+<none>\\s+\\S+\\s+True\\n`),
+    );
+
+    // Still dangling, but at another name: the message follows.
+    const moved = await server.request('PATCH', `${FC}/v1/flowschemas/${name}`, {
+      contentType: 'application/merge-patch+json',
+      body: { spec: { priorityLevelConfiguration: { name: other } } },
+    });
+    expect(moved.status).toBe(200);
+    await until('True', notFound(other));
+
+    const pl = await server.request('POST', `${FC}/v1/prioritylevelconfigurations`, {
+      body: {
+        metadata: { name: other },
+        spec: {
+          type: 'Limited',
+          limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } },
+        },
+      },
+    });
+    expect(pl.status).toBe(201);
+    const found = `This FlowSchema references the PriorityLevelConfiguration object named "${other}" and it exists`;
+    await until('False', found);
+    expect(await dangling()).toMatchObject({ reason: 'Found' });
+    // The consumer insists: a condition written by someone else through /status is put back.
+    const current = (await server.request('GET', `${FC}/v1/flowschemas/${name}`)).json as Fs;
+    const forged = await server.request('PUT', `${FC}/v1/flowschemas/${name}/status`, {
+      body: {
+        ...current,
+        status: { conditions: [{ type: 'Dangling', status: 'True', reason: 'Forged', message: 'no' }] },
+      },
+    });
+    expect(forged.status).toBe(200);
+    await until('False', found);
+    // upstream's controller writes no PriorityLevelConfiguration status.
+    const level = (await server.request('GET', `${FC}/v1/prioritylevelconfigurations/${other}`)).json as {
+      status?: unknown;
+    };
+    expect(level.status ?? {}).toEqual({});
+    expect((await server.request('DELETE', `${FC}/v1/flowschemas/${name}`)).status).toBe(200);
+    await server.request('DELETE', `${FC}/v1/prioritylevelconfigurations/${other}`);
+  });
+
   it('a Reject level answers 429 with Retry-After while its seat is taken', async () => {
     const name = unique('reject');
     const user = `${name}-user`;
