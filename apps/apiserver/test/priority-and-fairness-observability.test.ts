@@ -75,6 +75,14 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     const before = (await server.request('GET', '/metrics')).text;
     expect(sample(before, 'apiserver_flowcontrol_nominal_limit_seats', { priority_level: name })).toBe(1);
     expect(before).not.toContain('apiserver_flowcontrol_request_concurrency_limit');
+    // Bounds as upstream derives them: nothing to lend, and up to the server's 2 seats to borrow.
+    const seats = (metric: string, level: string) =>
+      sample(before, `apiserver_flowcontrol_${metric}_limit_seats`, { priority_level: level });
+    expect(['lower', 'upper', 'current'].map((m) => seats(m, name))).toEqual([1, 3, 1]);
+    // workload-low's one nominal seat, 90% lendable: round(0.9) = 1 may be lent.
+    expect(['nominal', 'lower', 'upper', 'current'].map((m) => seats(m, 'workload-low'))).toEqual([
+      1, 0, 3, 1,
+    ]);
     const dispatchedBefore = sample(before, 'apiserver_flowcontrol_dispatched_requests_total', labels) ?? 0;
     const waitedBefore =
       sample(before, 'apiserver_flowcontrol_request_wait_duration_seconds_count', {

@@ -32,7 +32,12 @@ import {
 
 /** What the controller tells the metrics about; every call names the schema and the level. */
 export interface FlowObserver {
-  concurrencyLimit(level: string, limit: number): void;
+  /**
+   * A level's seats as upstream derives them: nominal, the lower bound (nominal less what it may
+   * lend) and the upper bound (nominal plus what it may borrow). Keel does not move seats
+   * between levels, so the current limit is always the nominal one.
+   */
+  concurrencyLimit(level: string, limit: number, lower: number, upper: number): void;
   /** delta +1 / -1 as a request starts or stops waiting. */
   waiting(level: string, schema: string, delta: number): void;
   executing(level: string, schema: string, delta: number): void;
@@ -150,7 +155,12 @@ export class FlowController {
           exemptCounts: { executing: 0, dispatched: 0 },
         });
       }
-      this.observer.concurrencyLimit(name, limit);
+      // upstream's lendable and borrowing seats: percentages of the nominal limit, rounded; with
+      // no borrowingLimitPercent a level may borrow up to the server's whole limit.
+      const lendable = Math.round((limit * (lendablePercent(pl) ?? 0)) / 100);
+      const blp = exempt ? undefined : pl.spec.limited?.borrowingLimitPercent;
+      const borrowing = blp === undefined ? this.serverConcurrencyLimit : Math.round((limit * blp) / 100);
+      this.observer.concurrencyLimit(name, limit, limit - lendable, limit + borrowing);
     }
     // A level that went away rejects what still waits in it: nothing would ever dispatch it.
     for (const [name, old] of this.levels) {
@@ -280,6 +290,12 @@ export class FlowController {
       cancel: (reason) => ref.ticket?.cancel(reason) ?? false,
     };
   }
+}
+
+function lendablePercent(pl: PriorityLevelConfiguration): number | undefined {
+  return pl.spec.type === PRIORITY_LEVEL_EXEMPT
+    ? pl.spec.exempt?.lendablePercent
+    : pl.spec.limited?.lendablePercent;
 }
 
 function distinguish(fs: FlowSchema, d: RequestDigest): string {

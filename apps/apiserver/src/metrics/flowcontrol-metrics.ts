@@ -33,6 +33,9 @@ export class FlowControlMetrics implements FlowObserver {
   private readonly waitDuration: HistogramMetric<FlowLabel | 'execute'>;
   private readonly executionSeconds: HistogramMetric<FlowLabel | 'type'>;
   private readonly limits: GaugeMetric<'priority_level'>;
+  private readonly lowerLimits: GaugeMetric<'priority_level'>;
+  private readonly upperLimits: GaugeMetric<'priority_level'>;
+  private readonly currentLimits: GaugeMetric<'priority_level'>;
   private readonly series = new Map<string, Series>();
 
   constructor(r: MetricsRegistry) {
@@ -80,6 +83,21 @@ export class FlowControlMetrics implements FlowObserver {
       help: 'Nominal number of execution seats configured for each priority level',
       labelNames: ['priority_level'],
     });
+    this.lowerLimits = r.gauge({
+      name: 'apiserver_flowcontrol_lower_limit_seats',
+      help: 'Configured lower bound on number of execution seats available to each priority level',
+      labelNames: ['priority_level'],
+    });
+    this.upperLimits = r.gauge({
+      name: 'apiserver_flowcontrol_upper_limit_seats',
+      help: 'Configured upper bound on number of execution seats available to each priority level',
+      labelNames: ['priority_level'],
+    });
+    this.currentLimits = r.gauge({
+      name: 'apiserver_flowcontrol_current_limit_seats',
+      help: 'current derived number of execution seats available to each priority level',
+      labelNames: ['priority_level'],
+    });
   }
 
   private get(level: string, schema: string): Series {
@@ -100,8 +118,13 @@ export class FlowControlMetrics implements FlowObserver {
     return s;
   }
 
-  concurrencyLimit(level: string, limit: number): void {
-    this.limits.set({ priority_level: level }, limit);
+  concurrencyLimit(level: string, limit: number, lower: number, upper: number): void {
+    const labels = { priority_level: level };
+    this.limits.set(labels, limit);
+    this.lowerLimits.set(labels, lower);
+    this.upperLimits.set(labels, upper);
+    // No borrowing: a level's current limit is its nominal one.
+    this.currentLimits.set(labels, limit);
   }
   waiting(level: string, schema: string, delta: number): void {
     this.get(level, schema).waiting += delta;
