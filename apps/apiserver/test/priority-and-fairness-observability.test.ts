@@ -49,9 +49,14 @@ function table(text: string): string[][] {
 describe('API Priority and Fairness metrics and debug dumps', () => {
   let server: TestApiServer;
   beforeAll(async () => {
-    // A server concurrency limit of 2: a level with 1 share of the bootstrap's 245 gets one seat.
+    // A server concurrency limit of 40: a level with 1 share of the bootstrap's 245 gets one
+    // nominal seat, and every bootstrap level keeps at least one seat it does not lend.
     server = await TestApiServer.start({
-      args: ['--max-requests-inflight=1', '--max-mutating-requests-inflight=1', '--authorization-mode=RBAC'],
+      args: [
+        '--max-requests-inflight=20',
+        '--max-mutating-requests-inflight=20',
+        '--authorization-mode=RBAC',
+      ],
     });
     await server.ready();
   });
@@ -75,14 +80,14 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     const before = (await server.request('GET', '/metrics')).text;
     expect(sample(before, 'apiserver_flowcontrol_nominal_limit_seats', { priority_level: name })).toBe(1);
     expect(before).not.toContain('apiserver_flowcontrol_request_concurrency_limit');
-    // Bounds as upstream derives them: nothing to lend, and up to the server's 2 seats to borrow.
+    // Bounds as upstream derives them: this level neither lends nor borrows.
     const seats = (metric: string, level: string) =>
       sample(before, `apiserver_flowcontrol_${metric}_limit_seats`, { priority_level: level });
-    expect(['lower', 'upper', 'current'].map((m) => seats(m, name))).toEqual([1, 3, 1]);
-    // workload-low's one nominal seat, 90% lendable: round(0.9) = 1 may be lent.
-    expect(['nominal', 'lower', 'upper', 'current'].map((m) => seats(m, 'workload-low'))).toEqual([
-      1, 0, 3, 1,
-    ]);
+    expect(['lower', 'upper', 'current'].map((m) => seats(m, name))).toEqual([1, 1, 1]);
+    // workload-low: ceil(40 * 100 / 246) = 17 nominal seats, round(17 * 90%) = 15 lendable, and
+    // no borrowing limit: up to the server's 40 more.
+    expect(['nominal', 'lower', 'upper'].map((m) => seats(m, 'workload-low'))).toEqual([17, 2, 57]);
+    expect(seats('current', 'workload-low')).toBeGreaterThanOrEqual(2);
     const dispatchedBefore = sample(before, 'apiserver_flowcontrol_dispatched_requests_total', labels) ?? 0;
     const waitedBefore =
       sample(before, 'apiserver_flowcontrol_request_wait_duration_seconds_count', {

@@ -29,9 +29,10 @@ describe('API Priority and Fairness', () => {
   let server: TestApiServer;
   let cfg: ClientConfig;
   beforeAll(async () => {
-    // A server concurrency limit of 2: a level with 1 share of the bootstrap's 245 gets one seat.
+    // A server concurrency limit of 40: a level with 1 share of the bootstrap's 245 gets one
+    // nominal seat, and every bootstrap level keeps at least one seat it does not lend.
     server = await TestApiServer.start({
-      args: ['--max-requests-inflight=1', '--max-mutating-requests-inflight=1'],
+      args: ['--max-requests-inflight=20', '--max-mutating-requests-inflight=20'],
     });
     await server.ready();
     cfg = clientConfig(server);
@@ -256,6 +257,46 @@ describe('API Priority and Fairness', () => {
       ),
     );
   });
+
+  it('a busy level borrows the seats idle levels lend, within its upper bound', async () => {
+    const name = unique('borrow');
+    const user = `${name}-user`;
+    // One nominal seat, none lent, and no borrowing limit: up to the server's 40 more.
+    await createLevel(
+      server,
+      name,
+      [user],
+      { type: 'Queue', queuing: { queues: 8, handSize: 2, queueLengthLimit: 10 } },
+      {},
+    );
+    const metric = async (metric: string, labels: string) => {
+      const text = (await server.request('GET', '/metrics')).text;
+      const line = text.split('\n').find((l) => l.startsWith(`${metric}{${labels}}`));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const level = `priority_level="${name}"`;
+    const flow = `priority_level="${name}",flow_schema="${name}"`;
+    expect(await metric('apiserver_flowcontrol_upper_limit_seats', level)).toBe(41);
+    expect(await metric('apiserver_flowcontrol_nominal_limit_seats', level)).toBe(1);
+    const held = [1, 2, 3, 4].map(() => heldCreate(server, user, 'default', unique('held')));
+    try {
+      // Idle levels' seats are dealt out in proportion to demand (at once for a new level, then
+      // at each adjustment, every 10 s as upstream): more than its one nominal seat executes.
+      for (let i = 0; ; i++) {
+        const executing = (await metric('apiserver_flowcontrol_current_executing_requests', flow)) ?? 0;
+        if (executing >= 2 && executing + (await inQueue(server, name)) === 4) break;
+        if (i > 120) throw new Error('the level never borrowed a seat');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const executing = (await metric('apiserver_flowcontrol_current_executing_requests', flow)) ?? 0;
+      const current = (await metric('apiserver_flowcontrol_current_limit_seats', level)) ?? 0;
+      expect(current).toBeGreaterThanOrEqual(executing);
+      expect(current).toBeLessThanOrEqual(41);
+    } finally {
+      for (const h of held) h.release();
+    }
+    expect((await Promise.all(held.map((h) => h.done))).map((r) => r.status)).toEqual([201, 201, 201, 201]);
+  }, 60_000);
 
   it('one user flooding a level cannot starve another: queues fill, the quiet user is served in turn', async () => {
     const name = unique('fair');

@@ -20,6 +20,7 @@ import {
   type Ticket,
   type WaitingDescription,
 } from './queueset.js';
+import { allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
 import { hashFlow } from './shuffle-sharding.js';
 import {
   DISTINGUISHER_BY_NAMESPACE,
@@ -34,10 +35,11 @@ import {
 export interface FlowObserver {
   /**
    * A level's seats as upstream derives them: nominal, the lower bound (nominal less what it may
-   * lend) and the upper bound (nominal plus what it may borrow). Keel does not move seats
-   * between levels, so the current limit is always the nominal one.
+   * lend) and the upper bound (nominal plus what it may borrow).
    */
   concurrencyLimit(level: string, limit: number, lower: number, upper: number): void;
+  /** The seats a level has now, after borrowing; `fairFrac` is the allocation's fair fraction. */
+  currentLimit(level: string, current: number, target: number, fairFrac: number): void;
   /** delta +1 / -1 as a request starts or stops waiting. */
   waiting(level: string, schema: string, delta: number): void;
   executing(level: string, schema: string, delta: number): void;
@@ -48,6 +50,7 @@ export interface FlowObserver {
 
 export const NO_OBSERVER: FlowObserver = {
   concurrencyLimit: () => undefined,
+  currentLimit: () => undefined,
   waiting: () => undefined,
   executing: () => undefined,
   dispatched: () => undefined,
@@ -68,7 +71,14 @@ interface Level {
   readonly exempt: boolean;
   /** Undefined for exempt levels. */
   readonly queues?: QueueSet;
+  /** The nominal limit. */
   concurrencyLimit: number;
+  readonly lower: number;
+  readonly upper: number;
+  /** The limit borrowing last set. */
+  current: number;
+  readonly demand: SeatDemand;
+  readonly stats: SeatDemandStats;
   /** What an exempt level executed (its requests never wait), for the debug dumps. */
   readonly exemptCounts: { executing: number; dispatched: number };
 }
@@ -129,38 +139,37 @@ export class FlowController {
       const limit = total === 0 ? 0 : Math.ceil((this.serverConcurrencyLimit * shares(pl)) / total);
       const exempt = pl.spec.type === PRIORITY_LEVEL_EXEMPT;
       const old = this.levels.get(name);
+      // upstream's lendable and borrowing seats: percentages of the nominal limit, rounded; with
+      // no borrowingLimitPercent a level may borrow up to the server's whole limit.
+      const lendable = Math.round((limit * (lendablePercent(pl) ?? 0)) / 100);
+      const blp = exempt ? undefined : pl.spec.limited?.borrowingLimitPercent;
+      const borrowing = blp === undefined ? this.serverConcurrencyLimit : Math.round((limit * blp) / 100);
+      const common = {
+        config: pl,
+        exempt,
+        concurrencyLimit: limit,
+        lower: limit - lendable,
+        upper: limit + borrowing,
+        current: old?.current ?? limit,
+        demand: old?.demand ?? new SeatDemand(),
+        stats: old?.stats ?? new SeatDemandStats(),
+      };
+      this.observer.concurrencyLimit(name, limit, common.lower, common.upper);
       if (exempt) {
-        next.set(name, {
-          config: pl,
-          exempt,
-          concurrencyLimit: limit,
-          exemptCounts: old?.exemptCounts ?? { executing: 0, dispatched: 0 },
-        });
+        next.set(name, { ...common, exemptCounts: old?.exemptCounts ?? { executing: 0, dispatched: 0 } });
       } else {
         const lr = pl.spec.limited?.limitResponse;
         const q = lr?.type === LIMIT_RESPONSE_QUEUE ? lr.queuing : undefined;
         const qsConfig = {
-          concurrencyLimit: limit,
+          concurrencyLimit: common.current,
           queues: q?.queues ?? 0,
           handSize: q?.handSize ?? 0,
           queueLengthLimit: q?.queueLengthLimit ?? 0,
         };
         const queues = old?.queues ?? new QueueSet(qsConfig);
         queues.setConfig(qsConfig);
-        next.set(name, {
-          config: pl,
-          exempt,
-          queues,
-          concurrencyLimit: limit,
-          exemptCounts: { executing: 0, dispatched: 0 },
-        });
+        next.set(name, { ...common, queues, exemptCounts: { executing: 0, dispatched: 0 } });
       }
-      // upstream's lendable and borrowing seats: percentages of the nominal limit, rounded; with
-      // no borrowingLimitPercent a level may borrow up to the server's whole limit.
-      const lendable = Math.round((limit * (lendablePercent(pl) ?? 0)) / 100);
-      const blp = exempt ? undefined : pl.spec.limited?.borrowingLimitPercent;
-      const borrowing = blp === undefined ? this.serverConcurrencyLimit : Math.round((limit * blp) / 100);
-      this.observer.concurrencyLimit(name, limit, limit - lendable, limit + borrowing);
     }
     // A level that went away rejects what still waits in it: nothing would ever dispatch it.
     for (const [name, old] of this.levels) {
@@ -169,6 +178,34 @@ export class FlowController {
     }
     this.levels = next;
     this.schemas = withMandatory(flowSchemas, mandatoryFlowSchemas).sort(byPrecedence);
+    this.adjustBorrowing();
+  }
+
+  /**
+   * Deals the nominal seats out again by each level's seat demand since the last call (upstream
+   * runs this every BORROWING_ADJUSTMENT_PERIOD_MS, and at every configuration change).
+   */
+  adjustBorrowing(): void {
+    const levels = [...this.levels];
+    const items = levels.map(([, l]) => {
+      l.stats.update(l.demand.reset());
+      // Never below what the level used lately, up to its nominal seats, nor below what it keeps.
+      const lower = Math.max(l.lower, Math.min(l.concurrencyLimit, l.stats.highWatermark));
+      return { lower, upper: l.upper, target: Math.max(lower, l.stats.smoothed) };
+    });
+    const nominalSum = levels.reduce((s, [, l]) => s + l.concurrencyLimit, 0);
+    const result = allocate(nominalSum, items);
+    levels.forEach(([name, l], k) => {
+      const current = result ? Math.round(result.allocs[k] ?? 0) : l.current;
+      l.current = current;
+      l.queues?.setConcurrencyLimit(current);
+      this.observer.currentLimit(name, current, items[k]?.target ?? 0, result?.fairFrac ?? 0);
+    });
+  }
+
+  /** The seats each level has now, after borrowing, by name. */
+  currentLimits(): Map<string, number> {
+    return new Map([...this.levels].map(([name, l]) => [name, l.current]));
   }
 
   /** The names of the FlowSchemas whose priority level does not exist. */
@@ -232,12 +269,16 @@ export class FlowController {
     };
     if (!level?.queues) {
       const counts = level?.exemptCounts;
-      if (counts) {
+      if (level && counts) {
         counts.dispatched++;
         counts.executing++;
+        level.demand.set(counts.executing);
       }
       run(() => {
-        if (counts) counts.executing--;
+        if (level && counts) {
+          counts.executing--;
+          level.demand.set(counts.executing);
+        }
       });
       return { cancel: () => false };
     }
@@ -252,7 +293,13 @@ export class FlowController {
     let settled = false;
     // Filled once start() returns; its callbacks may run before that.
     const ref: { ticket?: Ticket } = {};
-    const finishTicket = (): void => ref.ticket?.finish();
+    const qs = level.queues;
+    // Seat demand (waiting plus executing) changes as a request arrives, is refused or finishes.
+    const noteDemand = (): void => level.demand.set(qs.waiting + qs.executing);
+    const finishTicket = (): void => {
+      ref.ticket?.finish();
+      noteDemand();
+    };
     const description: RequestDescription = {
       flowSchema: schema,
       distinguisher: c.distinguisher,
@@ -268,7 +315,7 @@ export class FlowController {
           waiting = false;
           run(() => {
             // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
-            if (ref.ticket) ref.ticket.finish();
+            if (ref.ticket) finishTicket();
             else queueMicrotask(finishTicket);
           });
         },
@@ -277,11 +324,13 @@ export class FlowController {
           if (waiting) obs.waiting(levelName, schema, -1);
           waiting = false;
           obs.rejected(levelName, schema, reason, (Date.now() - queued) / 1000);
+          noteDemand();
           callbacks.reject(reason);
         },
       },
       description,
     );
+    noteDemand();
     if (!settled) {
       waiting = true;
       obs.waiting(levelName, schema, 1);

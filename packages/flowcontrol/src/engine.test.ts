@@ -8,6 +8,7 @@ import { FlowController } from './controller.js';
 import type { RequestDigest } from './match.js';
 import { QueueSet, type RejectReason, type Ticket } from './queueset.js';
 import { dealHand, hashFlow } from './shuffle-sharding.js';
+import { allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
 
 describe('shuffle sharding', () => {
   it('deals the same distinct hand for the same flow, different hands for different flows', () => {
@@ -148,5 +149,39 @@ describe('FlowController', () => {
       'catch-all',
     );
     expect(bare.dangling()).toEqual([]);
+  });
+});
+
+describe('borrowing', () => {
+  it('deals the total out in proportion to targets, within each bound', () => {
+    const r = allocate(10, [
+      { lower: 1, upper: 2, target: 8 },
+      { lower: 0, upper: 20, target: 2 },
+      { lower: 3, upper: 20, target: 3 },
+    ]);
+    const allocs = r?.allocs.map((a) => Math.round(a * 1e6) / 1e6);
+    // The first is capped at 2; the other two share the remaining 8 as 2 : 3 by fairFrac 1.6.
+    expect(allocs).toEqual([2, 3.2, 4.8]);
+    expect(r?.fairFrac).toBeCloseTo(1.6, 6);
+  });
+
+  it('refuses bounds that cannot sum to the total', () => {
+    expect(allocate(1, [{ lower: 2, upper: 3, target: 2 }])).toBeUndefined();
+    expect(allocate(5, [{ lower: 0, upper: 3, target: 2 }])).toBeUndefined();
+  });
+
+  it('summarizes seat demand over time: average, deviation and high watermark', () => {
+    let now = 0;
+    const d = new SeatDemand(() => now);
+    d.set(4);
+    now = 5;
+    d.set(0);
+    now = 10;
+    const obs = d.reset();
+    expect(obs).toEqual({ duration: 10, average: 2, deviation: 2, max: 4 });
+    const stats = new SeatDemandStats();
+    stats.update(obs);
+    expect(stats.smoothed).toBe(4);
+    expect(stats.highWatermark).toBe(4);
   });
 });

@@ -20,6 +20,7 @@ export {
   type FlowControlVersion,
 } from './views.js';
 export { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
+export { BORROWING_ADJUSTMENT_PERIOD_MS, allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
 export { dumpPriorityLevels, dumpQueues, dumpRequests } from './debug.js';
 export { dealHand, hashFlow, requiredEntropyBits, MAX_HASH_BITS } from './shuffle-sharding.js';
 export {

@@ -147,6 +147,12 @@ export class QueueSet {
     this.dispatchWaiting();
   }
 
+  /** A new seat limit (borrowing moved seats): seats it frees are filled at once. */
+  setConcurrencyLimit(concurrencyLimit: number): void {
+    this.config = { ...this.config, concurrencyLimit };
+    this.dispatchWaiting();
+  }
+
   /** Starts or queues one request of the flow with hash `hash`; the callbacks say what became of it. */
   start(hash: bigint, callbacks: RequestCallbacks, description?: WaitingDescription): Ticket {
     const { concurrencyLimit, queues } = this.config;

@@ -36,6 +36,8 @@ export class FlowControlMetrics implements FlowObserver {
   private readonly lowerLimits: GaugeMetric<'priority_level'>;
   private readonly upperLimits: GaugeMetric<'priority_level'>;
   private readonly currentLimits: GaugeMetric<'priority_level'>;
+  private readonly targets: GaugeMetric<'priority_level'>;
+  private readonly fairFrac: GaugeMetric<never>;
   private readonly series = new Map<string, Series>();
 
   constructor(r: MetricsRegistry) {
@@ -98,6 +100,15 @@ export class FlowControlMetrics implements FlowObserver {
       help: 'current derived number of execution seats available to each priority level',
       labelNames: ['priority_level'],
     });
+    this.targets = r.gauge({
+      name: 'apiserver_flowcontrol_target_seats',
+      help: 'Seat allocation targets',
+      labelNames: ['priority_level'],
+    });
+    this.fairFrac = r.gauge({
+      name: 'apiserver_flowcontrol_seat_fair_frac',
+      help: "Fair fraction of server's concurrency to allocate to each priority level that can use it",
+    });
   }
 
   private get(level: string, schema: string): Series {
@@ -123,8 +134,11 @@ export class FlowControlMetrics implements FlowObserver {
     this.limits.set(labels, limit);
     this.lowerLimits.set(labels, lower);
     this.upperLimits.set(labels, upper);
-    // No borrowing: a level's current limit is its nominal one.
-    this.currentLimits.set(labels, limit);
+  }
+  currentLimit(level: string, current: number, target: number, fairFrac: number): void {
+    this.currentLimits.set({ priority_level: level }, current);
+    this.targets.set({ priority_level: level }, target);
+    this.fairFrac.set({}, fairFrac);
   }
   waiting(level: string, schema: string, delta: number): void {
     this.get(level, schema).waiting += delta;

@@ -1,5 +1,6 @@
 import {
   AUTO_UPDATE_ANNOTATION,
+  BORROWING_ADJUSTMENT_PERIOD_MS,
   CONDITION_DANGLING,
   type FlowController,
   mandatoryFlowSchemas,
@@ -139,7 +140,17 @@ export class FlowControlConfigConsumer {
       this.schemas.subscribe(() => this.schedule()),
       this.levels.subscribe(() => this.schedule()),
     ];
-    signal.addEventListener('abort', () => unsubscribe.forEach((u) => u()), { once: true });
+    // upstream's periodic rebalancing: seats move to the levels that used them lately.
+    const borrowing = setInterval(() => this.controller.adjustBorrowing(), BORROWING_ADJUSTMENT_PERIOD_MS);
+    borrowing.unref();
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearInterval(borrowing);
+        unsubscribe.forEach((u) => u());
+      },
+      { once: true },
+    );
     await Promise.all([this.schemas.waitForSync(), this.levels.waitForSync()]);
     this.refresh();
   }

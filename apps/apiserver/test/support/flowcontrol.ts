@@ -54,17 +54,19 @@ export async function inQueue(server: TestApiServer, level: string): Promise<num
   return sum;
 }
 
-/** A level of one seat (with the server's 2) and the schema sending `users` to it, by user. */
+/** A level of one nominal seat (with a server limit up to 245) and the schema sending `users` to it, by user. */
 export async function createLevel(
   server: TestApiServer,
   name: string,
   users: string[],
   limitResponse: Record<string, unknown>,
+  // Borrowing nothing by default: the level keeps exactly its one nominal seat.
+  limited: Record<string, unknown> = { borrowingLimitPercent: 0 },
 ): Promise<{ fs: Obj; pl: Obj }> {
   const pl = await server.request('POST', `${FC}/v1/prioritylevelconfigurations`, {
     body: {
       metadata: { name },
-      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse } },
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse, ...limited } },
     },
   });
   expect(pl.status).toBe(201);
