@@ -56,6 +56,7 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
         '--max-requests-inflight=20',
         '--max-mutating-requests-inflight=20',
         '--authorization-mode=RBAC',
+        '--store-count-metric-poll-period=200ms',
       ],
     });
     await server.ready();
@@ -163,8 +164,9 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(requests[0]).toHaveLength(9);
     const waiting = requests.filter((r) => r[0] === name);
     expect(waiting.map((r) => r.slice(1, 5))).toEqual([
-      [name, '0', '0', user],
-      [name, '0', '1', user],
+      // One queue: upstream computes no flow distinguisher, so none is shown.
+      [name, '0', '0', ''],
+      [name, '0', '1', ''],
     ]);
     expect(waiting[0]?.[5]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     expect(waiting[0]?.slice(6)).toEqual(['1', '0', '0s']);
@@ -219,6 +221,54 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
       (r) => r[0] === name,
     );
     expect(idle?.slice(1, 6)).toEqual(['0', 'true', 'false', '0', '0']);
+  });
+
+  it("a list costs one seat per hundred stored objects, up to its level's maximum", async () => {
+    const name = unique('wide');
+    const user = `${name}-user`;
+    const ns = unique('many');
+    expect(
+      (await server.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status,
+    ).toBe(201);
+    for (let i = 0; i < 150; i += 10)
+      await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          server.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+            body: { metadata: { name: `cm-${i + k}` } },
+          }),
+        ),
+      );
+    const binding = await server.request('POST', `${RBAC}/clusterrolebindings`, {
+      body: clusterRoleBinding(name, 'cluster-admin', [rbacUser(user)]),
+    });
+    expect(binding.status).toBe(201);
+    // 100 shares of a server limit of 40: 12 nominal seats, so up to ceil(12 * 15%) = 2 per request.
+    await createLevel(
+      server,
+      name,
+      [user],
+      { type: 'Queue', queuing: { queues: 2, handSize: 1, queueLengthLimit: 5 } },
+      { nominalConcurrencyShares: 100, borrowingLimitPercent: 0 },
+    );
+    await waitFor('the configmap count', async () => {
+      const text = (await server.request('GET', '/metrics')).text;
+      return (sample(text, 'apiserver_storage_objects', { resource: 'configmaps' }) ?? 0) >= 150;
+    });
+    const seats = async () => {
+      const text = (await server.request('GET', '/metrics')).text;
+      const labels = { priority_level: name, flow_schema: name };
+      return [1, 2].map((le) =>
+        sample(text, 'apiserver_flowcontrol_work_estimated_seats_bucket', { ...labels, le: String(le) }),
+      );
+    };
+    const [ones, twos] = await seats();
+    // A list goes through every stored configmap (served as from the watch cache): 2 seats.
+    expect((await server.request('GET', '/api/v1/configmaps', { headers: as(user) })).status).toBe(200);
+    // A get, or a list continuing from storage with a small page (2 * 10 objects), takes one.
+    expect(
+      (await server.request('GET', `/api/v1/namespaces/${ns}/configmaps/cm-1`, { headers: as(user) })).status,
+    ).toBe(200);
+    expect(await seats()).toEqual([(ones ?? 0) + 1, (twos ?? 0) + 2]);
   });
 
   it('the dumps need authorization like any non-resource path; other debug paths are not found', async () => {

@@ -46,6 +46,8 @@ export interface FlowObserver {
   dispatched(level: string, schema: string, waitSeconds: number): void;
   rejected(level: string, schema: string, reason: RejectReason, waitSeconds: number): void;
   executed(level: string, schema: string, seconds: number): void;
+  /** The seats a request was estimated to take. */
+  estimated(level: string, schema: string, seats: number): void;
 }
 
 export const NO_OBSERVER: FlowObserver = {
@@ -56,6 +58,7 @@ export const NO_OBSERVER: FlowObserver = {
   dispatched: () => undefined,
   rejected: () => undefined,
   executed: () => undefined,
+  estimated: () => undefined,
 };
 
 export interface Classification {
@@ -112,6 +115,8 @@ export interface RequestHandle {
 }
 
 const HASH_CACHE_LIMIT = 10_000;
+/** upstream's work estimator's MaximumSeatsLimit. */
+const MAX_SEATS = 10;
 
 export class FlowController {
   private schemas: readonly FlowSchema[] = [];
@@ -246,17 +251,42 @@ export class FlowController {
         // As upstream's exempt queue set: no queues, every request dispatched at once.
         queues: l.queues
           ? (l.queues.dump() as QueueSetDump<RequestDescription>)
-          : { queues: [], waiting: 0, rejected: 0, timedOut: 0, cancelled: 0, ...l.exemptCounts },
+          : {
+              queues: [],
+              waiting: 0,
+              rejected: 0,
+              timedOut: 0,
+              cancelled: 0,
+              seatsInUse: l.exemptCounts.executing,
+              ...l.exemptCounts,
+            },
       }));
   }
 
-  /** Runs, queues or rejects a classified request; `details` are kept for the request dump. */
-  handle(c: Classification, callbacks: FlowCallbacks, details?: RequestDetails): RequestHandle {
+  /**
+   * The most seats one request of the level may take (upstream's MaxSeatsTracker): 15% of the
+   * nominal seats, at most nominal / handSize, at least 1, and never over 10.
+   */
+  maxSeats(c: Classification): number {
+    const level = this.levels.get(c.priorityLevel.metadata.name ?? '');
+    const hand = c.priorityLevel.spec.limited?.limitResponse.queuing?.handSize;
+    if (!level || !hand || queueCount(c.priorityLevel) === 0) return MAX_SEATS;
+    const nominal = level.concurrencyLimit;
+    const own = Math.max(1, Math.min(Math.ceil(nominal * 0.15), Math.trunc(nominal / hand)));
+    return Math.min(own, MAX_SEATS);
+  }
+
+  /**
+   * Runs, queues or rejects a classified request that takes `seats` seats while it executes;
+   * `details` are kept for the request dump.
+   */
+  handle(c: Classification, callbacks: FlowCallbacks, details?: RequestDetails, seats = 1): RequestHandle {
     const schema = c.flowSchema.metadata.name ?? '';
     const levelName = c.priorityLevel.metadata.name ?? '';
     const level = this.levels.get(levelName);
     const queued = Date.now();
     const obs = this.observer;
+    obs.estimated(levelName, schema, seats);
     const run = (finish: () => void): void => {
       const started = Date.now();
       obs.dispatched(levelName, schema, (started - queued) / 1000);
@@ -295,14 +325,16 @@ export class FlowController {
     const ref: { ticket?: Ticket } = {};
     const qs = level.queues;
     // Seat demand (waiting plus executing) changes as a request arrives, is refused or finishes.
-    const noteDemand = (): void => level.demand.set(qs.waiting + qs.executing);
+    const noteDemand = (): void => level.demand.set(qs.waitingSeats + qs.seatsInUse);
     const finishTicket = (): void => {
       ref.ticket?.finish();
       noteDemand();
     };
     const description: RequestDescription = {
+      seats,
       flowSchema: schema,
-      distinguisher: c.distinguisher,
+      // upstream computes no distinguisher for a level of one queue: its dump shows none.
+      distinguisher: queueCount(c.priorityLevel) > 1 ? c.distinguisher : '',
       arrived: queued,
       details,
     };
@@ -339,6 +371,11 @@ export class FlowController {
       cancel: (reason) => ref.ticket?.cancel(reason) ?? false,
     };
   }
+}
+
+function queueCount(pl: PriorityLevelConfiguration): number {
+  const lr = pl.spec.limited?.limitResponse;
+  return lr?.type === LIMIT_RESPONSE_QUEUE ? (lr.queuing?.queues ?? 0) : 0;
 }
 
 function lendablePercent(pl: PriorityLevelConfiguration): number | undefined {

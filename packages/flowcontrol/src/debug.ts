@@ -94,18 +94,18 @@ export function dumpQueues(levels: readonly PriorityLevelDump[]): string {
       continue;
     }
     d.queues.forEach((q, i) => {
-      // Every request costs one seat and one unit of work, so the sums are the queue's length.
-      const n = q.waiting.length;
+      // A request's work is its seats (Keel charges no duration), so all three sums are seats.
+      const seats = q.waiting.reduce((sum, r) => sum + r.seats, 0);
       rows.push([
         name,
         String(i),
-        String(n),
+        String(q.waiting.length),
         String(q.executing),
-        String(q.executing),
+        String(q.seatsInUse),
         seatSeconds(q.nextDispatch),
-        String(n),
-        String(n),
-        seatSeconds(n),
+        String(seats),
+        String(seats),
+        seatSeconds(seats),
       ]);
     });
   }
@@ -142,7 +142,7 @@ export function dumpRequests(levels: readonly PriorityLevelDump[], includeReques
           String(ir),
           r.distinguisher,
           rfc3339Nano(r.arrived),
-          '1',
+          String(r.seats),
           '0',
           '0s',
         ];

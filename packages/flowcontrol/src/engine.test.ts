@@ -30,15 +30,19 @@ interface Run {
   ticket: Ticket;
   state: 'waiting' | 'running' | 'done' | RejectReason;
 }
-function submit(qs: QueueSet, flow: string, log: string[]): Run {
+function submit(qs: QueueSet, flow: string, log: string[], seats = 1): Run {
   const run: Run = { ticket: undefined as unknown as Ticket, state: 'waiting' };
-  run.ticket = qs.start(hashFlow('fs', flow), {
-    dispatch: () => {
-      run.state = 'running';
-      log.push(flow);
+  run.ticket = qs.start(
+    hashFlow('fs', flow),
+    {
+      dispatch: () => {
+        run.state = 'running';
+        log.push(flow);
+      },
+      reject: (r) => (run.state = r),
     },
-    reject: (r) => (run.state = r),
-  });
+    { seats, flowSchema: 'fs', distinguisher: flow, arrived: 0 },
+  );
   return run;
 }
 
@@ -70,6 +74,25 @@ describe('QueueSet', () => {
       'running',
       'concurrency-limit',
     ]);
+  });
+
+  it('dispatches a wide request once its seats are free, one wider than the limit when idle', () => {
+    const qs = new QueueSet({ concurrencyLimit: 2, queues: 1, handSize: 1, queueLengthLimit: 10 });
+    const log: string[] = [];
+    const one = submit(qs, 'a', log);
+    const wide = submit(qs, 'a', log, 2);
+    const after = submit(qs, 'a', log);
+    // The wide request heads the queue with one seat free: it and the one behind it wait.
+    expect([one.state, wide.state, after.state]).toEqual(['running', 'waiting', 'waiting']);
+    expect(qs.waitingSeats).toBe(3);
+    one.ticket.finish();
+    expect([wide.state, after.state, String(qs.seatsInUse)]).toEqual(['running', 'waiting', '2']);
+    wide.ticket.finish();
+    expect(after.state).toBe('running');
+    after.ticket.finish();
+    const huge = submit(qs, 'a', log, 5);
+    expect([huge.state, String(qs.seatsInUse)]).toEqual(['running', '5']);
+    expect(submit(qs, 'a', log).state).toBe('waiting');
   });
 
   it('takes a cancelled request out of its queue', () => {

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { FlowController, RejectReason, RequestDetails } from '@keel/flowcontrol';
 import { context } from './context.js';
 import { InFlightRequests, tooManyRequests } from './max-in-flight.js';
+import type { WorkEstimator } from './work-estimate.js';
 
 /** upstream's nonMutatingRequestVerbs: every other verb counts as mutating. */
 const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
@@ -17,12 +18,14 @@ export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
  * request waits at most `maxWaitMs` (a quarter of --request-timeout, as upstream); a client that
  * goes away while waiting leaves its queue. `counts` gets the executing and waiting requests by
  * kind, as upstream's filter feeds apiserver_current_inflight_requests in place of the in-flight
- * limits (exempt requests included, since they execute too).
+ * limits (exempt requests included, since they execute too). `estimateWork` says how many seats a
+ * request takes (one when absent).
  */
 export function withPriorityAndFairness(
   controller: FlowController,
   maxWaitMs: number,
   counts: InFlightRequests = new InFlightRequests(),
+  estimateWork?: WorkEstimator,
 ): RequestHandler {
   return function priorityAndFairnessFilter(_req, res, next) {
     const ctx = context(res);
@@ -80,6 +83,7 @@ export function withPriorityAndFairness(
         },
       },
       digest,
+      estimateWork && !c.exempt ? estimateWork(info, ctx.url, controller.maxSeats(c)) : 1,
     );
     if (!settled) {
       waiting = true;

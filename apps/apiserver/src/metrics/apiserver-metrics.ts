@@ -46,6 +46,8 @@ export class ApiServerMetrics {
   readonly admission: ServerAdmissionMetrics;
   readonly watchEvents: WatchEventMetrics;
   readonly flowControl: FlowControlMetrics;
+  /** The stored object counts apiserver_storage_objects shows, by its label: APF's work estimates read them. */
+  readonly objectCounts = new Map<string, number>();
   private inFlight: () => InFlightCounts = () => ({
     readOnly: 0,
     mutating: 0,

@@ -17,6 +17,7 @@ interface Series {
   readonly dispatched: CounterChild;
   readonly waitDispatched: HistogramChild;
   readonly execution: HistogramChild;
+  readonly seats: HistogramChild;
   waiting: number;
   executing: number;
   readonly labels: { priority_level: string; flow_schema: string };
@@ -32,6 +33,7 @@ export class FlowControlMetrics implements FlowObserver {
   private readonly dispatchedTotal: CounterMetric<FlowLabel>;
   private readonly waitDuration: HistogramMetric<FlowLabel | 'execute'>;
   private readonly executionSeconds: HistogramMetric<FlowLabel | 'type'>;
+  private readonly workEstimatedSeats: HistogramMetric<FlowLabel>;
   private readonly limits: GaugeMetric<'priority_level'>;
   private readonly lowerLimits: GaugeMetric<'priority_level'>;
   private readonly upperLimits: GaugeMetric<'priority_level'>;
@@ -80,6 +82,12 @@ export class FlowControlMetrics implements FlowObserver {
       buckets: DURATION_BUCKETS,
     });
     // 1.30 deprecated request_concurrency_limit for this name; 1.34 no longer serves the old one.
+    this.workEstimatedSeats = r.histogram({
+      name: 'apiserver_flowcontrol_work_estimated_seats',
+      help: 'Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness',
+      labelNames: ['priority_level', 'flow_schema'],
+      buckets: [1, 2, 4, 10],
+    });
     this.limits = r.gauge({
       name: 'apiserver_flowcontrol_nominal_limit_seats',
       help: 'Nominal number of execution seats configured for each priority level',
@@ -121,6 +129,7 @@ export class FlowControlMetrics implements FlowObserver {
         dispatched: this.dispatchedTotal.child(labels),
         waitDispatched: this.waitDuration.child({ ...labels, execute: 'true' }),
         execution: this.executionSeconds.child({ ...labels, type: 'regular' }),
+        seats: this.workEstimatedSeats.child(labels),
         waiting: 0,
         executing: 0,
       };
@@ -154,6 +163,9 @@ export class FlowControlMetrics implements FlowObserver {
   rejected(level: string, schema: string, reason: RejectReason, waitSeconds: number): void {
     this.rejectedTotal.inc({ priority_level: level, flow_schema: schema, reason });
     this.waitDuration.observe({ priority_level: level, flow_schema: schema, execute: 'false' }, waitSeconds);
+  }
+  estimated(level: string, schema: string, seats: number): void {
+    this.get(level, schema).seats.observe(seats);
   }
   executed(level: string, schema: string, seconds: number): void {
     this.get(level, schema).execution.observe(seconds);
