@@ -29,6 +29,8 @@ import { apiServerCommand } from './command.js';
 import { ApiServerMetrics } from './metrics/index.js';
 import { ApiServerOptions, type ApiServerConfig } from './options/options.js';
 import { FlowController } from '@keel/flowcontrol';
+import { flowControlDebugHandler } from './endpoints/flowcontrol-debug.js';
+import { flowSchemaStatusStore } from './resources/flowcontrol.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
 import { NamespaceController } from './resources/namespaces/controller.js';
@@ -271,7 +273,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
   });
   const flowControl = config.features.enablePriorityAndFairness
     ? new FlowControlConfigConsumer(
-        storage,
+        flowSchemaStatusStore(storage, admission),
         informers.informer(FLOW_SCHEMAS_KEY),
         informers.informer(PRIORITY_LEVELS_KEY),
         new FlowController(
@@ -314,7 +316,10 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
             },
           }
         : {}),
-      extraHandlers: metadata ? [serviceAccountIssuerHandler(metadata)] : [],
+      extraHandlers: [
+        ...(metadata ? [serviceAccountIssuerHandler(metadata)] : []),
+        ...(flowControl ? [flowControlDebugHandler(flowControl.controller)] : []),
+      ],
       controllerHooks: (dispatcher): Record<string, PostStartHook> => {
         if (!config.registry.enableGarbageCollector) return {};
         const gc = new GarbageCollector({

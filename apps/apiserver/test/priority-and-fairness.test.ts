@@ -5,119 +5,34 @@
  * cannot starve another user of it. Seats are held by requests whose bodies the test sends
  * later, so every assertion counts requests and orders, never timings.
  */
-import { PassThrough } from 'node:stream';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dealHand, hashFlow } from '@keel/flowcontrol';
-import { ADMIN_TOKEN, TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
+import { TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
 import { clientConfig, type ClientConfig } from './support/clients/kubeconfig.js';
 import { kubectlOk } from './support/clients/kubectl.js';
 import { unique } from './support/core.js';
+import {
+  FC,
+  FS_HEADER,
+  PL_HEADER,
+  as,
+  createLevel,
+  heldCreate,
+  inQueue,
+  waitFor,
+  type Obj,
+} from './support/flowcontrol.js';
 
-const FC = '/apis/flowcontrol.apiserver.k8s.io';
-const FS_HEADER = 'x-kubernetes-pf-flowschema-uid';
-const PL_HEADER = 'x-kubernetes-pf-prioritylevel-uid';
 const TOO_MANY = 'Too many requests, please try again later.\n';
-
-type Obj = {
-  metadata: { name: string; uid: string; annotations?: Record<string, string> };
-  spec: Record<string, unknown>;
-};
-
-const as = (user: string) => ({ 'Impersonate-User': user });
-
-/** A create as `user` whose body is sent only when release() is called: it holds its seat till then. */
-function heldCreate(server: TestApiServer, user: string, ns: string, name: string) {
-  const body = new PassThrough();
-  // undici sends the headers with the first chunk of a streamed body: start it, hold the rest.
-  body.write('{"metadata":');
-  const done = request(`${server.url}/api/v1/namespaces/${ns}/configmaps`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', ...as(user) },
-    body,
-    dispatcher: server.dispatcher,
-  }).then(async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text() }));
-  return {
-    done,
-    release: () => body.end(`${JSON.stringify({ name })}}`),
-  };
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** The apiserver_flowcontrol_current_inqueue_requests total of one level. */
-async function inQueue(server: TestApiServer, level: string): Promise<number> {
-  const text = (await server.request('GET', '/metrics')).text;
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    if (
-      line.startsWith('apiserver_flowcontrol_current_inqueue_requests{') &&
-      line.includes(`priority_level="${level}"`)
-    )
-      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return sum;
-}
-
-/** A level of one seat (with the server's 2) and the schema sending `users` to it, by user. */
-async function createLevel(
-  server: TestApiServer,
-  name: string,
-  users: string[],
-  limitResponse: Record<string, unknown>,
-): Promise<{ fs: Obj; pl: Obj }> {
-  const pl = await server.request('POST', `${FC}/v1/prioritylevelconfigurations`, {
-    body: {
-      metadata: { name },
-      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse } },
-    },
-  });
-  expect(pl.status).toBe(201);
-  const fs = await server.request('POST', `${FC}/v1beta1/flowschemas`, {
-    body: {
-      apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta1',
-      kind: 'FlowSchema',
-      metadata: { name },
-      spec: {
-        priorityLevelConfiguration: { name },
-        matchingPrecedence: 50,
-        distinguisherMethod: { type: 'ByUser' },
-        rules: [
-          {
-            subjects: users.map((u) => ({ kind: 'User', user: { name: u } })),
-            resourceRules: [
-              { verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true },
-            ],
-          },
-        ],
-      },
-    },
-  });
-  expect(fs.status).toBe(201);
-  const created = { fs: fs.json as Obj, pl: pl.json as Obj };
-  // The filter follows the store through the server's informers: wait until it classifies by the new schema.
-  await waitFor('the new FlowSchema to classify', async () => {
-    const r = await server.request('GET', '/api/v1/namespaces/default/configmaps', {
-      headers: as(users[0] ?? ''),
-    });
-    return r.headers[FS_HEADER] === created.fs.metadata.uid;
-  });
-  return created;
-}
 
 describe('API Priority and Fairness', () => {
   let server: TestApiServer;
   let cfg: ClientConfig;
   beforeAll(async () => {
-    // A server concurrency limit of 2: a level with 1 share of the bootstrap's 245 gets one seat.
+    // A server concurrency limit of 40: a level with 1 share of the bootstrap's 245 gets one
+    // nominal seat, and every bootstrap level keeps at least one seat it does not lend.
     server = await TestApiServer.start({
-      args: ['--max-requests-inflight=1', '--max-mutating-requests-inflight=1'],
+      args: ['--max-requests-inflight=20', '--max-mutating-requests-inflight=20'],
     });
     await server.ready();
     cfg = clientConfig(server);
@@ -231,6 +146,88 @@ describe('API Priority and Fairness', () => {
     expect((fs.json as { message: string }).message).toContain("spec of 'exempt' must equal the fixed value");
   });
 
+  it("keeps each FlowSchema's Dangling condition through its status, as upstream words it", async () => {
+    const name = unique('dangling');
+    const [missing, other] = [`${name}-missing`, `${name}-other`];
+    type Cond = { type: string; status: string; reason: string; message: string; lastTransitionTime: string };
+    type Fs = Obj & {
+      metadata: { managedFields?: { manager: string; operation: string }[] };
+      status?: { conditions?: Cond[] };
+    };
+    const dangling = async () => {
+      const fs = (await server.request('GET', `${FC}/v1/flowschemas/${name}`)).json as Fs;
+      return fs.status?.conditions?.find((c) => c.type === 'Dangling');
+    };
+    const until = (status: string, message: string) =>
+      waitFor(`Dangling ${status}: ${message}`, async () => {
+        const c = await dangling();
+        return c?.status === status && c.message === message;
+      });
+    const created = await server.request('POST', `${FC}/v1/flowschemas`, {
+      body: {
+        metadata: { name },
+        spec: { priorityLevelConfiguration: { name: missing }, matchingPrecedence: 5000 },
+      },
+    });
+    expect(created.status).toBe(201);
+    const notFound = (pl: string) =>
+      `This FlowSchema references the PriorityLevelConfiguration object named "${pl}" but there is no such object`;
+    await until('True', notFound(missing));
+    expect(await dangling()).toMatchObject({ reason: 'NotFound' });
+    expect((await dangling())?.lastTransitionTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const fs = (await server.request('GET', `${FC}/v1/flowschemas/${name}`)).json as Fs;
+    expect(fs.metadata.managedFields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          manager: 'api-priority-and-fairness-config-consumer-v1',
+          operation: 'Apply',
+        }),
+      ]),
+    );
+    expect(await kubectlOk(cfg, ['get', 'flowschema', name])).toMatch(
+      new RegExp(`\\n${name}\\s+${missing}\\s+5000\\s+<none>\\s+\\S+\\s+True\\n`),
+    );
+
+    // Still dangling, but at another name: the message follows.
+    const moved = await server.request('PATCH', `${FC}/v1/flowschemas/${name}`, {
+      contentType: 'application/merge-patch+json',
+      body: { spec: { priorityLevelConfiguration: { name: other } } },
+    });
+    expect(moved.status).toBe(200);
+    await until('True', notFound(other));
+
+    const pl = await server.request('POST', `${FC}/v1/prioritylevelconfigurations`, {
+      body: {
+        metadata: { name: other },
+        spec: {
+          type: 'Limited',
+          limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } },
+        },
+      },
+    });
+    expect(pl.status).toBe(201);
+    const found = `This FlowSchema references the PriorityLevelConfiguration object named "${other}" and it exists`;
+    await until('False', found);
+    expect(await dangling()).toMatchObject({ reason: 'Found' });
+    // The consumer insists: a condition written by someone else through /status is put back.
+    const current = (await server.request('GET', `${FC}/v1/flowschemas/${name}`)).json as Fs;
+    const forged = await server.request('PUT', `${FC}/v1/flowschemas/${name}/status`, {
+      body: {
+        ...current,
+        status: { conditions: [{ type: 'Dangling', status: 'True', reason: 'Forged', message: 'no' }] },
+      },
+    });
+    expect(forged.status).toBe(200);
+    await until('False', found);
+    // upstream's controller writes no PriorityLevelConfiguration status.
+    const level = (await server.request('GET', `${FC}/v1/prioritylevelconfigurations/${other}`)).json as {
+      status?: unknown;
+    };
+    expect(level.status ?? {}).toEqual({});
+    expect((await server.request('DELETE', `${FC}/v1/flowschemas/${name}`)).status).toBe(200);
+    await server.request('DELETE', `${FC}/v1/prioritylevelconfigurations/${other}`);
+  });
+
   it('a Reject level answers 429 with Retry-After while its seat is taken', async () => {
     const name = unique('reject');
     const user = `${name}-user`;
@@ -260,6 +257,46 @@ describe('API Priority and Fairness', () => {
       ),
     );
   });
+
+  it('a busy level borrows the seats idle levels lend, within its upper bound', async () => {
+    const name = unique('borrow');
+    const user = `${name}-user`;
+    // One nominal seat, none lent, and no borrowing limit: up to the server's 40 more.
+    await createLevel(
+      server,
+      name,
+      [user],
+      { type: 'Queue', queuing: { queues: 8, handSize: 2, queueLengthLimit: 10 } },
+      {},
+    );
+    const metric = async (metric: string, labels: string) => {
+      const text = (await server.request('GET', '/metrics')).text;
+      const line = text.split('\n').find((l) => l.startsWith(`${metric}{${labels}}`));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const level = `priority_level="${name}"`;
+    const flow = `priority_level="${name}",flow_schema="${name}"`;
+    expect(await metric('apiserver_flowcontrol_upper_limit_seats', level)).toBe(41);
+    expect(await metric('apiserver_flowcontrol_nominal_limit_seats', level)).toBe(1);
+    const held = [1, 2, 3, 4].map(() => heldCreate(server, user, 'default', unique('held')));
+    try {
+      // Idle levels' seats are dealt out in proportion to demand (at once for a new level, then
+      // at each adjustment, every 10 s as upstream): more than its one nominal seat executes.
+      for (let i = 0; ; i++) {
+        const executing = (await metric('apiserver_flowcontrol_current_executing_requests', flow)) ?? 0;
+        if (executing >= 2 && executing + (await inQueue(server, name)) === 4) break;
+        if (i > 120) throw new Error('the level never borrowed a seat');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const executing = (await metric('apiserver_flowcontrol_current_executing_requests', flow)) ?? 0;
+      const current = (await metric('apiserver_flowcontrol_current_limit_seats', level)) ?? 0;
+      expect(current).toBeGreaterThanOrEqual(executing);
+      expect(current).toBeLessThanOrEqual(41);
+    } finally {
+      for (const h of held) h.release();
+    }
+    expect((await Promise.all(held.map((h) => h.done))).map((r) => r.status)).toEqual([201, 201, 201, 201]);
+  }, 60_000);
 
   it('one user flooding a level cannot starve another: queues fill, the quiet user is served in turn', async () => {
     const name = unique('fair');

@@ -13,7 +13,15 @@ import {
   mandatoryPriorityLevelConfigurations,
 } from './bootstrap.js';
 import { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
-import { QueueSet, type RejectReason, type Ticket } from './queueset.js';
+import {
+  QueueSet,
+  type QueueSetDump,
+  type RejectReason,
+  type Ticket,
+  type WaitingDescription,
+} from './queueset.js';
+import { allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
+import { NO_OBSERVER, type FlowObserver } from './observer.js';
 import { hashFlow } from './shuffle-sharding.js';
 import {
   DISTINGUISHER_BY_NAMESPACE,
@@ -23,26 +31,6 @@ import {
   type FlowSchema,
   type PriorityLevelConfiguration,
 } from './types.js';
-
-/** What the controller tells the metrics about; every call names the schema and the level. */
-export interface FlowObserver {
-  concurrencyLimit(level: string, limit: number): void;
-  /** delta +1 / -1 as a request starts or stops waiting. */
-  waiting(level: string, schema: string, delta: number): void;
-  executing(level: string, schema: string, delta: number): void;
-  dispatched(level: string, schema: string, waitSeconds: number): void;
-  rejected(level: string, schema: string, reason: RejectReason, waitSeconds: number): void;
-  executed(level: string, schema: string, seconds: number): void;
-}
-
-export const NO_OBSERVER: FlowObserver = {
-  concurrencyLimit: () => undefined,
-  waiting: () => undefined,
-  executing: () => undefined,
-  dispatched: () => undefined,
-  rejected: () => undefined,
-  executed: () => undefined,
-};
 
 export interface Classification {
   readonly flowSchema: FlowSchema;
@@ -57,7 +45,16 @@ interface Level {
   readonly exempt: boolean;
   /** Undefined for exempt levels. */
   readonly queues?: QueueSet;
+  /** The nominal limit. */
   concurrencyLimit: number;
+  readonly lower: number;
+  readonly upper: number;
+  /** The limit borrowing last set. */
+  current: number;
+  readonly demand: SeatDemand;
+  readonly stats: SeatDemandStats;
+  /** What an exempt level executed (its requests never wait), for the debug dumps. */
+  readonly exemptCounts: { executing: number; dispatched: number };
 }
 
 /** The outcome callbacks of handle(): exactly one of execute or reject is called, once. */
@@ -67,12 +64,30 @@ export interface FlowCallbacks {
   readonly reject: (reason: RejectReason) => void;
 }
 
+/** What the request dump shows of a waiting request beyond its flow (upstream's RequestInfo). */
+export interface RequestDetails extends RequestDigest {
+  readonly name: string;
+  readonly apiVersion: string;
+}
+
+export interface RequestDescription extends WaitingDescription {
+  readonly details?: RequestDetails | undefined;
+}
+
+/** One priority level in a dump; undefined queues would print as upstream's `<none>` rows. */
+export interface PriorityLevelDump {
+  readonly name: string;
+  readonly queues?: QueueSetDump<RequestDescription>;
+}
+
 export interface RequestHandle {
   /** Ends the request's wait (its timeout, or the client went away); false when it was not waiting. */
   cancel(reason: RejectReason): boolean;
 }
 
 const HASH_CACHE_LIMIT = 10_000;
+/** upstream's work estimator's MaximumSeatsLimit. */
+const MAX_SEATS = 10;
 
 export class FlowController {
   private schemas: readonly FlowSchema[] = [];
@@ -100,22 +115,37 @@ export class FlowController {
       const limit = total === 0 ? 0 : Math.ceil((this.serverConcurrencyLimit * shares(pl)) / total);
       const exempt = pl.spec.type === PRIORITY_LEVEL_EXEMPT;
       const old = this.levels.get(name);
+      // upstream's lendable and borrowing seats: percentages of the nominal limit, rounded; with
+      // no borrowingLimitPercent a level may borrow up to the server's whole limit.
+      const lendable = Math.round((limit * (lendablePercent(pl) ?? 0)) / 100);
+      const blp = exempt ? undefined : pl.spec.limited?.borrowingLimitPercent;
+      const borrowing = blp === undefined ? this.serverConcurrencyLimit : Math.round((limit * blp) / 100);
+      const common = {
+        config: pl,
+        exempt,
+        concurrencyLimit: limit,
+        lower: limit - lendable,
+        upper: limit + borrowing,
+        current: old?.current ?? limit,
+        demand: old?.demand ?? new SeatDemand(),
+        stats: old?.stats ?? new SeatDemandStats(),
+      };
+      this.observer.concurrencyLimit(name, limit, common.lower, common.upper);
       if (exempt) {
-        next.set(name, { config: pl, exempt, concurrencyLimit: limit });
+        next.set(name, { ...common, exemptCounts: old?.exemptCounts ?? { executing: 0, dispatched: 0 } });
       } else {
         const lr = pl.spec.limited?.limitResponse;
         const q = lr?.type === LIMIT_RESPONSE_QUEUE ? lr.queuing : undefined;
         const qsConfig = {
-          concurrencyLimit: limit,
+          concurrencyLimit: common.current,
           queues: q?.queues ?? 0,
           handSize: q?.handSize ?? 0,
           queueLengthLimit: q?.queueLengthLimit ?? 0,
         };
         const queues = old?.queues ?? new QueueSet(qsConfig);
         queues.setConfig(qsConfig);
-        next.set(name, { config: pl, exempt, queues, concurrencyLimit: limit });
+        next.set(name, { ...common, queues, exemptCounts: { executing: 0, dispatched: 0 } });
       }
-      this.observer.concurrencyLimit(name, limit);
     }
     // A level that went away rejects what still waits in it: nothing would ever dispatch it.
     for (const [name, old] of this.levels) {
@@ -124,6 +154,34 @@ export class FlowController {
     }
     this.levels = next;
     this.schemas = withMandatory(flowSchemas, mandatoryFlowSchemas).sort(byPrecedence);
+    this.adjustBorrowing();
+  }
+
+  /**
+   * Deals the nominal seats out again by each level's seat demand since the last call (upstream
+   * runs this every BORROWING_ADJUSTMENT_PERIOD_MS, and at every configuration change).
+   */
+  adjustBorrowing(): void {
+    const levels = [...this.levels];
+    const items = levels.map(([, l]) => {
+      l.stats.update(l.demand.reset());
+      // Never below what the level used lately, up to its nominal seats, nor below what it keeps.
+      const lower = Math.max(l.lower, Math.min(l.concurrencyLimit, l.stats.highWatermark));
+      return { lower, upper: l.upper, target: Math.max(lower, l.stats.smoothed) };
+    });
+    const nominalSum = levels.reduce((s, [, l]) => s + l.concurrencyLimit, 0);
+    const result = allocate(nominalSum, items);
+    levels.forEach(([name, l], k) => {
+      const current = result ? Math.round(result.allocs[k] ?? 0) : l.current;
+      l.current = current;
+      l.queues?.setConcurrencyLimit(current);
+      this.observer.currentLimit(name, current, items[k]?.target ?? 0, result?.fairFrac ?? 0);
+    });
+  }
+
+  /** The seats each level has now, after borrowing, by name. */
+  currentLimits(): Map<string, number> {
+    return new Map([...this.levels].map(([name, l]) => [name, l.current]));
   }
 
   /** The names of the FlowSchemas whose priority level does not exist. */
@@ -155,13 +213,51 @@ export class FlowController {
     return { flowSchema: fs, priorityLevel: level.config, exempt: false, distinguisher: d.user.name };
   }
 
-  /** Runs, queues or rejects a classified request. */
-  handle(c: Classification, callbacks: FlowCallbacks): RequestHandle {
+  /** Every level, by name, with its queues (upstream's debug dumps read this). */
+  dump(): PriorityLevelDump[] {
+    return [...this.levels]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, l]) => ({
+        name,
+        // As upstream's exempt queue set: no queues, every request dispatched at once.
+        queues: l.queues
+          ? (l.queues.dump() as QueueSetDump<RequestDescription>)
+          : {
+              queues: [],
+              waiting: 0,
+              rejected: 0,
+              timedOut: 0,
+              cancelled: 0,
+              seatsInUse: l.exemptCounts.executing,
+              ...l.exemptCounts,
+            },
+      }));
+  }
+
+  /**
+   * The most seats one request of the level may take (upstream's MaxSeatsTracker): 15% of the
+   * nominal seats, at most nominal / handSize, at least 1, and never over 10.
+   */
+  maxSeats(c: Classification): number {
+    const level = this.levels.get(c.priorityLevel.metadata.name ?? '');
+    const hand = c.priorityLevel.spec.limited?.limitResponse.queuing?.handSize;
+    if (!level || !hand || queueCount(c.priorityLevel) === 0) return MAX_SEATS;
+    const nominal = level.concurrencyLimit;
+    const own = Math.max(1, Math.min(Math.ceil(nominal * 0.15), Math.trunc(nominal / hand)));
+    return Math.min(own, MAX_SEATS);
+  }
+
+  /**
+   * Runs, queues or rejects a classified request that takes `seats` seats while it executes;
+   * `details` are kept for the request dump.
+   */
+  handle(c: Classification, callbacks: FlowCallbacks, details?: RequestDetails, seats = 1): RequestHandle {
     const schema = c.flowSchema.metadata.name ?? '';
     const levelName = c.priorityLevel.metadata.name ?? '';
     const level = this.levels.get(levelName);
     const queued = Date.now();
     const obs = this.observer;
+    obs.estimated(levelName, schema, seats);
     const run = (finish: () => void): void => {
       const started = Date.now();
       obs.dispatched(levelName, schema, (started - queued) / 1000);
@@ -173,7 +269,18 @@ export class FlowController {
       });
     };
     if (!level?.queues) {
-      run(() => undefined);
+      const counts = level?.exemptCounts;
+      if (level && counts) {
+        counts.dispatched++;
+        counts.executing++;
+        level.demand.set(counts.executing);
+      }
+      run(() => {
+        if (level && counts) {
+          counts.executing--;
+          level.demand.set(counts.executing);
+        }
+      });
       return { cancel: () => false };
     }
     const key = `${schema}\0${c.distinguisher}`;
@@ -187,26 +294,46 @@ export class FlowController {
     let settled = false;
     // Filled once start() returns; its callbacks may run before that.
     const ref: { ticket?: Ticket } = {};
-    const finishTicket = (): void => ref.ticket?.finish();
-    ref.ticket = level.queues.start(hash, {
-      dispatch: () => {
-        settled = true;
-        if (waiting) obs.waiting(levelName, schema, -1);
-        waiting = false;
-        run(() => {
-          // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
-          if (ref.ticket) ref.ticket.finish();
-          else queueMicrotask(finishTicket);
-        });
+    const qs = level.queues;
+    // Seat demand (waiting plus executing) changes as a request arrives, is refused or finishes.
+    const noteDemand = (): void => level.demand.set(qs.waitingSeats + qs.seatsInUse);
+    const finishTicket = (): void => {
+      ref.ticket?.finish();
+      noteDemand();
+    };
+    const description: RequestDescription = {
+      seats,
+      flowSchema: schema,
+      // upstream computes no distinguisher for a level of one queue: its dump shows none.
+      distinguisher: queueCount(c.priorityLevel) > 1 ? c.distinguisher : '',
+      arrived: queued,
+      details,
+    };
+    ref.ticket = level.queues.start(
+      hash,
+      {
+        dispatch: () => {
+          settled = true;
+          if (waiting) obs.waiting(levelName, schema, -1);
+          waiting = false;
+          run(() => {
+            // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
+            if (ref.ticket) finishTicket();
+            else queueMicrotask(finishTicket);
+          });
+        },
+        reject: (reason) => {
+          settled = true;
+          if (waiting) obs.waiting(levelName, schema, -1);
+          waiting = false;
+          obs.rejected(levelName, schema, reason, (Date.now() - queued) / 1000);
+          noteDemand();
+          callbacks.reject(reason);
+        },
       },
-      reject: (reason) => {
-        settled = true;
-        if (waiting) obs.waiting(levelName, schema, -1);
-        waiting = false;
-        obs.rejected(levelName, schema, reason, (Date.now() - queued) / 1000);
-        callbacks.reject(reason);
-      },
-    });
+      description,
+    );
+    noteDemand();
     if (!settled) {
       waiting = true;
       obs.waiting(levelName, schema, 1);
@@ -215,6 +342,17 @@ export class FlowController {
       cancel: (reason) => ref.ticket?.cancel(reason) ?? false,
     };
   }
+}
+
+function queueCount(pl: PriorityLevelConfiguration): number {
+  const lr = pl.spec.limited?.limitResponse;
+  return lr?.type === LIMIT_RESPONSE_QUEUE ? (lr.queuing?.queues ?? 0) : 0;
+}
+
+function lendablePercent(pl: PriorityLevelConfiguration): number | undefined {
+  return pl.spec.type === PRIORITY_LEVEL_EXEMPT
+    ? pl.spec.exempt?.lendablePercent
+    : pl.spec.limited?.lendablePercent;
 }
 
 function distinguish(fs: FlowSchema, d: RequestDigest): string {
@@ -236,4 +374,4 @@ function withMandatory<T extends { metadata: { name?: string } }>(
   return [...objs, ...mandatory.filter((m) => !names.has(m.metadata.name))];
 }
 
-export { EXEMPT, CATCH_ALL };
+export { EXEMPT, CATCH_ALL, NO_OBSERVER, type FlowObserver };

@@ -8,6 +8,7 @@ import { FlowController } from './controller.js';
 import type { RequestDigest } from './match.js';
 import { QueueSet, type RejectReason, type Ticket } from './queueset.js';
 import { dealHand, hashFlow } from './shuffle-sharding.js';
+import { allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
 
 describe('shuffle sharding', () => {
   it('deals the same distinct hand for the same flow, different hands for different flows', () => {
@@ -29,15 +30,19 @@ interface Run {
   ticket: Ticket;
   state: 'waiting' | 'running' | 'done' | RejectReason;
 }
-function submit(qs: QueueSet, flow: string, log: string[]): Run {
+function submit(qs: QueueSet, flow: string, log: string[], seats = 1): Run {
   const run: Run = { ticket: undefined as unknown as Ticket, state: 'waiting' };
-  run.ticket = qs.start(hashFlow('fs', flow), {
-    dispatch: () => {
-      run.state = 'running';
-      log.push(flow);
+  run.ticket = qs.start(
+    hashFlow('fs', flow),
+    {
+      dispatch: () => {
+        run.state = 'running';
+        log.push(flow);
+      },
+      reject: (r) => (run.state = r),
     },
-    reject: (r) => (run.state = r),
-  });
+    { seats, flowSchema: 'fs', distinguisher: flow, arrived: 0 },
+  );
   return run;
 }
 
@@ -69,6 +74,25 @@ describe('QueueSet', () => {
       'running',
       'concurrency-limit',
     ]);
+  });
+
+  it('dispatches a wide request once its seats are free, one wider than the limit when idle', () => {
+    const qs = new QueueSet({ concurrencyLimit: 2, queues: 1, handSize: 1, queueLengthLimit: 10 });
+    const log: string[] = [];
+    const one = submit(qs, 'a', log);
+    const wide = submit(qs, 'a', log, 2);
+    const after = submit(qs, 'a', log);
+    // The wide request heads the queue with one seat free: it and the one behind it wait.
+    expect([one.state, wide.state, after.state]).toEqual(['running', 'waiting', 'waiting']);
+    expect(qs.waitingSeats).toBe(3);
+    one.ticket.finish();
+    expect([wide.state, after.state, String(qs.seatsInUse)]).toEqual(['running', 'waiting', '2']);
+    wide.ticket.finish();
+    expect(after.state).toBe('running');
+    after.ticket.finish();
+    const huge = submit(qs, 'a', log, 5);
+    expect([huge.state, String(qs.seatsInUse)]).toEqual(['running', '5']);
+    expect(submit(qs, 'a', log).state).toBe('waiting');
   });
 
   it('takes a cancelled request out of its queue', () => {
@@ -148,5 +172,39 @@ describe('FlowController', () => {
       'catch-all',
     );
     expect(bare.dangling()).toEqual([]);
+  });
+});
+
+describe('borrowing', () => {
+  it('deals the total out in proportion to targets, within each bound', () => {
+    const r = allocate(10, [
+      { lower: 1, upper: 2, target: 8 },
+      { lower: 0, upper: 20, target: 2 },
+      { lower: 3, upper: 20, target: 3 },
+    ]);
+    const allocs = r?.allocs.map((a) => Math.round(a * 1e6) / 1e6);
+    // The first is capped at 2; the other two share the remaining 8 as 2 : 3 by fairFrac 1.6.
+    expect(allocs).toEqual([2, 3.2, 4.8]);
+    expect(r?.fairFrac).toBeCloseTo(1.6, 6);
+  });
+
+  it('refuses bounds that cannot sum to the total', () => {
+    expect(allocate(1, [{ lower: 2, upper: 3, target: 2 }])).toBeUndefined();
+    expect(allocate(5, [{ lower: 0, upper: 3, target: 2 }])).toBeUndefined();
+  });
+
+  it('summarizes seat demand over time: average, deviation and high watermark', () => {
+    let now = 0;
+    const d = new SeatDemand(() => now);
+    d.set(4);
+    now = 5;
+    d.set(0);
+    now = 10;
+    const obs = d.reset();
+    expect(obs).toEqual({ duration: 10, average: 2, deviation: 2, max: 4 });
+    const stats = new SeatDemandStats();
+    stats.update(obs);
+    expect(stats.smoothed).toBe(4);
+    expect(stats.highWatermark).toBe(4);
   });
 });

@@ -20,10 +20,15 @@ export {
   type FlowControlVersion,
 } from './views.js';
 export { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
+export { BORROWING_ADJUSTMENT_PERIOD_MS, allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
+export { dumpPriorityLevels, dumpQueues, dumpRequests } from './debug.js';
 export { dealHand, hashFlow, requiredEntropyBits, MAX_HASH_BITS } from './shuffle-sharding.js';
 export {
   QueueSet,
+  type QueueDump,
   type QueueSetConfig,
+  type QueueSetDump,
+  type WaitingDescription,
   type RejectReason,
   type RequestCallbacks,
   type Ticket,
@@ -34,5 +39,8 @@ export {
   type Classification,
   type FlowCallbacks,
   type FlowObserver,
+  type PriorityLevelDump,
+  type RequestDescription,
+  type RequestDetails,
   type RequestHandle,
 } from './controller.js';

@@ -1,11 +1,13 @@
 /**
- * One priority level's queues (upstream's fairqueuing/queueset): at most `concurrencyLimit`
- * requests execute at once; the others wait in the queues their flows are shuffle-sharded to,
- * and a freed seat goes to the queue with the smallest virtual start time. Every dispatched
- * request advances its queue's virtual start by one, and an idle queue that becomes busy starts
- * at the current virtual time, so queues with waiting requests are served in turn however many
- * requests each holds (start-time fair queuing with equal costs: a flow that floods only grows its
- * own queues). With no queues (limitResponse Reject) a request over the limit is rejected at once.
+ * One priority level's queues (upstream's fairqueuing/queueset): the executing requests occupy at
+ * most `concurrencyLimit` seats (a request takes the seats its work estimate says, one for most);
+ * the others wait in the queues their flows are shuffle-sharded to, and freed seats go to the
+ * head of the queue with the smallest virtual start time, once enough are free for it. Every
+ * dispatched request advances its queue's virtual start by its seats, and an idle queue that
+ * becomes busy starts at the current virtual time, so queues with waiting requests are served in
+ * turn however many requests each holds (start-time fair queuing charged in seats, not upstream's
+ * seat-seconds: a flow that floods only grows its own queues). With no queues (limitResponse
+ * Reject) a request that does not fit is rejected at once.
  */
 import { dealHand } from './shuffle-sharding.js';
 
@@ -26,9 +28,42 @@ export interface RequestCallbacks {
   readonly reject: (reason: RejectReason) => void;
 }
 
+/** What the debug dumps show of a waiting request; the queue set only stores it. */
+export interface WaitingDescription {
+  /** The seats the request occupies while it executes (its work estimate). */
+  readonly seats: number;
+  readonly flowSchema: string;
+  readonly distinguisher: string;
+  /** ms since the epoch. */
+  readonly arrived: number;
+}
+
+/** One queue in a dump: its waiting requests in order, and its share of the executing ones. */
+export interface QueueDump<D extends WaitingDescription = WaitingDescription> {
+  readonly waiting: readonly D[];
+  readonly executing: number;
+  readonly seatsInUse: number;
+  /** The virtual start time of the queue's next dispatch (one unit per dispatched request). */
+  readonly nextDispatch: number;
+}
+
+/** A queue set's state and counts since it was created (upstream's QueueSetDump). */
+export interface QueueSetDump<D extends WaitingDescription = WaitingDescription> {
+  readonly queues: readonly QueueDump<D>[];
+  readonly waiting: number;
+  readonly executing: number;
+  readonly seatsInUse: number;
+  readonly dispatched: number;
+  readonly rejected: number;
+  readonly timedOut: number;
+  readonly cancelled: number;
+}
+
 interface Waiting {
   readonly hash: bigint;
   readonly callbacks: RequestCallbacks;
+  readonly description: WaitingDescription | undefined;
+  readonly seats: number;
   queue: Queue;
   state: 'waiting' | 'executing' | 'done';
 }
@@ -37,6 +72,7 @@ class Queue {
   readonly requests: Waiting[] = [];
   head = 0;
   executing = 0;
+  seatsInUse = 0;
   virtualStart = 0;
   get length(): number {
     return this.requests.length - this.head;
@@ -73,11 +109,14 @@ export class QueueSet {
   private config: QueueSetConfig;
   private virtualTime = 0;
   private executingCount = 0;
+  private seatsInUseCount = 0;
+  private waitingSeatsCount = 0;
   private waitingCount = 0;
   /** Where the search for the next queue starts, so ties go round the queues. */
   private robin = 0;
   /** Each flow's hand, dealt once per configuration (BigInt arithmetic is not free). */
   private readonly hands = new Map<bigint, number[]>();
+  private readonly totals = { dispatched: 0, rejected: 0, timedOut: 0, cancelled: 0 };
 
   constructor(config: QueueSetConfig) {
     this.config = config;
@@ -86,6 +125,13 @@ export class QueueSet {
 
   get executing(): number {
     return this.executingCount;
+  }
+  get seatsInUse(): number {
+    return this.seatsInUseCount;
+  }
+  /** Seats asked for by the waiting requests: with seatsInUse, the level's seat demand. */
+  get waitingSeats(): number {
+    return this.waitingSeatsCount;
   }
   get waiting(): number {
     return this.waitingCount;
@@ -105,8 +151,9 @@ export class QueueSet {
       for (const w of waiting) {
         if (config.queues === 0) {
           this.waitingCount--;
+          this.waitingSeatsCount -= w.seats;
           w.state = 'done';
-          w.callbacks.reject('concurrency-limit');
+          this.reject(w.callbacks, 'concurrency-limit');
           continue;
         }
         const q = this.chooseQueue(w.hash);
@@ -118,25 +165,33 @@ export class QueueSet {
     this.dispatchWaiting();
   }
 
+  /** A new seat limit (borrowing moved seats): seats it frees are filled at once. */
+  setConcurrencyLimit(concurrencyLimit: number): void {
+    this.config = { ...this.config, concurrencyLimit };
+    this.dispatchWaiting();
+  }
+
   /** Starts or queues one request of the flow with hash `hash`; the callbacks say what became of it. */
-  start(hash: bigint, callbacks: RequestCallbacks): Ticket {
-    const { concurrencyLimit, queues } = this.config;
+  start(hash: bigint, callbacks: RequestCallbacks, description?: WaitingDescription): Ticket {
+    const { queues } = this.config;
+    const seats = Math.max(1, description?.seats ?? 1);
     if (queues === 0) {
-      const w: Waiting = { hash, callbacks, queue: NO_QUEUE, state: 'done' };
-      if (this.executingCount < concurrencyLimit) this.execute(w);
-      else callbacks.reject('concurrency-limit');
+      const w: Waiting = { hash, callbacks, description, seats, queue: NO_QUEUE, state: 'done' };
+      if (this.canAccommodate(seats)) this.execute(w);
+      else this.reject(callbacks, 'concurrency-limit');
       return this.ticket(w);
     }
     const q = this.chooseQueue(hash);
-    const w: Waiting = { hash, callbacks, queue: q, state: 'waiting' };
+    const w: Waiting = { hash, callbacks, description, seats, queue: q, state: 'waiting' };
     if (q.length >= this.config.queueLengthLimit) {
       w.state = 'done';
-      callbacks.reject('queue-full');
+      this.reject(callbacks, 'queue-full');
       return this.ticket(w);
     }
     if (q.length === 0 && q.executing === 0) q.virtualStart = Math.max(q.virtualStart, this.virtualTime);
     q.requests.push(w);
     this.waitingCount++;
+    this.waitingSeatsCount += seats;
     this.dispatchWaiting();
     return this.ticket(w);
   }
@@ -147,17 +202,45 @@ export class QueueSet {
         if (w.state !== 'executing') return;
         w.state = 'done';
         this.executingCount--;
+        this.seatsInUseCount -= w.seats;
         w.queue.executing--;
+        w.queue.seatsInUse -= w.seats;
         this.dispatchWaiting();
       },
       cancel: (reason) => {
         if (w.state !== 'waiting') return false;
         w.queue.remove(w);
         this.waitingCount--;
+        this.waitingSeatsCount -= w.seats;
         w.state = 'done';
-        w.callbacks.reject(reason);
+        this.reject(w.callbacks, reason);
         return true;
       },
+    };
+  }
+
+  private reject(callbacks: RequestCallbacks, reason: RejectReason): void {
+    if (reason === 'time-out') this.totals.timedOut++;
+    else if (reason === 'cancelled') this.totals.cancelled++;
+    else this.totals.rejected++;
+    callbacks.reject(reason);
+  }
+
+  /** The queues and counts, for /debug/api_priority_and_fairness. */
+  dump(): QueueSetDump {
+    return {
+      queues: this.queues.map((q) => ({
+        waiting: q.requests
+          .slice(q.head)
+          .map((w) => w.description ?? { seats: w.seats, flowSchema: '', distinguisher: '', arrived: 0 }),
+        executing: q.executing,
+        seatsInUse: q.seatsInUse,
+        nextDispatch: q.virtualStart,
+      })),
+      waiting: this.waitingCount,
+      executing: this.executingCount,
+      seatsInUse: this.seatsInUseCount,
+      ...this.totals,
     };
   }
 
@@ -177,22 +260,40 @@ export class QueueSet {
     return best ?? (this.queues[0] as Queue);
   }
 
+  /**
+   * upstream's canAccommodateSeats: the seats are free, or the request is wider than the whole
+   * limit and nothing executes (it would never fit otherwise).
+   */
+  private canAccommodate(seats: number): boolean {
+    const limit = this.config.concurrencyLimit;
+    if (seats > limit) return this.executingCount === 0;
+    return this.seatsInUseCount + seats <= limit;
+  }
+
+  /** Dispatches the heads of the queues in virtual start order while their seats are free. */
   private dispatchWaiting(): void {
-    while (this.waitingCount > 0 && this.executingCount < this.config.concurrencyLimit) {
+    while (this.waitingCount > 0) {
       const q = this.nextQueue();
-      const w = q?.shift();
-      if (!q || !w) return;
+      const head = q?.requests[q.head];
+      // The next request in fair order waits for its seats; narrower ones behind it wait too.
+      if (!q || !head || !this.canAccommodate(head.seats)) return;
+      q.shift();
       this.waitingCount--;
+      this.waitingSeatsCount -= head.seats;
       this.virtualTime = Math.max(this.virtualTime, q.virtualStart);
-      q.virtualStart += 1;
-      this.execute(w);
+      // Work is charged by seats: a wide request advances its queue further.
+      q.virtualStart += head.seats;
+      this.execute(head);
     }
   }
 
   private execute(w: Waiting): void {
+    this.totals.dispatched++;
     w.state = 'executing';
     this.executingCount++;
+    this.seatsInUseCount += w.seats;
     w.queue.executing++;
+    w.queue.seatsInUse += w.seats;
     w.callbacks.dispatch();
   }
 

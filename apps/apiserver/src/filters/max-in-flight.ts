@@ -15,6 +15,9 @@ const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollecti
 export class InFlightRequests {
   readOnly = 0;
   mutating = 0;
+  /** Requests waiting in priority and fairness queues (apiserver_current_inqueue_requests). */
+  readOnlyWaiting = 0;
+  mutatingWaiting = 0;
 }
 
 /** The real server's refusal of both limiters: plain text, not a Status, with Retry-After. */

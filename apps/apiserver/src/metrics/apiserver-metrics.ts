@@ -29,6 +29,9 @@ const REQUEST_LABELS: readonly RequestLabel[] = [
 export interface InFlightCounts {
   readonly readOnly: number;
   readonly mutating: number;
+  /** Waiting in priority and fairness queues; the in-flight limits never queue. */
+  readonly readOnlyWaiting: number;
+  readonly mutatingWaiting: number;
 }
 
 /** The API server's metrics; GET /metrics renders them. */
@@ -43,7 +46,14 @@ export class ApiServerMetrics {
   readonly admission: ServerAdmissionMetrics;
   readonly watchEvents: WatchEventMetrics;
   readonly flowControl: FlowControlMetrics;
-  private inFlight: () => InFlightCounts = () => ({ readOnly: 0, mutating: 0 });
+  /** The stored object counts apiserver_storage_objects shows, by its label: APF's work estimates read them. */
+  readonly objectCounts = new Map<string, number>();
+  private inFlight: () => InFlightCounts = () => ({
+    readOnly: 0,
+    mutating: 0,
+    readOnlyWaiting: 0,
+    mutatingWaiting: 0,
+  });
 
   constructor(config: MetricsConfig) {
     const r = (this.registry = new MetricsRegistry(config));
@@ -73,6 +83,16 @@ export class ApiServerMetrics {
         inFlight.set({ request_kind: 'mutating' }, now.mutating);
       },
     });
+    const inQueue = r.gauge({
+      name: 'apiserver_current_inqueue_requests',
+      help: 'Maximal number of queued requests in this apiserver per request kind in last second.',
+      labelNames: ['request_kind'],
+      collect: () => {
+        const now = this.inFlight();
+        inQueue.set({ request_kind: 'readOnly' }, now.readOnlyWaiting);
+        inQueue.set({ request_kind: 'mutating' }, now.mutatingWaiting);
+      },
+    });
     this.storageObjects = r.gauge({
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
@@ -89,7 +109,10 @@ export class ApiServerMetrics {
     this.flowControl = new FlowControlMetrics(r);
   }
 
-  /** Where apiserver_current_inflight_requests reads the in-flight filter's counts. */
+  /**
+   * Where apiserver_current_inflight_requests and apiserver_current_inqueue_requests read the
+   * limiting filter's counts (the in-flight limits or priority and fairness, whichever runs).
+   */
   setInFlightSource(source: () => InFlightCounts): void {
     this.inFlight = source;
   }

@@ -17,6 +17,7 @@ interface Series {
   readonly dispatched: CounterChild;
   readonly waitDispatched: HistogramChild;
   readonly execution: HistogramChild;
+  readonly seats: HistogramChild;
   waiting: number;
   executing: number;
   readonly labels: { priority_level: string; flow_schema: string };
@@ -32,7 +33,13 @@ export class FlowControlMetrics implements FlowObserver {
   private readonly dispatchedTotal: CounterMetric<FlowLabel>;
   private readonly waitDuration: HistogramMetric<FlowLabel | 'execute'>;
   private readonly executionSeconds: HistogramMetric<FlowLabel | 'type'>;
+  private readonly workEstimatedSeats: HistogramMetric<FlowLabel>;
   private readonly limits: GaugeMetric<'priority_level'>;
+  private readonly lowerLimits: GaugeMetric<'priority_level'>;
+  private readonly upperLimits: GaugeMetric<'priority_level'>;
+  private readonly currentLimits: GaugeMetric<'priority_level'>;
+  private readonly targets: GaugeMetric<'priority_level'>;
+  private readonly fairFrac: GaugeMetric<never>;
   private readonly series = new Map<string, Series>();
 
   constructor(r: MetricsRegistry) {
@@ -74,10 +81,41 @@ export class FlowControlMetrics implements FlowObserver {
       labelNames: ['priority_level', 'flow_schema', 'type'],
       buckets: DURATION_BUCKETS,
     });
+    // 1.30 deprecated request_concurrency_limit for this name; 1.34 no longer serves the old one.
+    this.workEstimatedSeats = r.histogram({
+      name: 'apiserver_flowcontrol_work_estimated_seats',
+      help: 'Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness',
+      labelNames: ['priority_level', 'flow_schema'],
+      buckets: [1, 2, 4, 10],
+    });
     this.limits = r.gauge({
-      name: 'apiserver_flowcontrol_request_concurrency_limit',
+      name: 'apiserver_flowcontrol_nominal_limit_seats',
       help: 'Nominal number of execution seats configured for each priority level',
       labelNames: ['priority_level'],
+    });
+    this.lowerLimits = r.gauge({
+      name: 'apiserver_flowcontrol_lower_limit_seats',
+      help: 'Configured lower bound on number of execution seats available to each priority level',
+      labelNames: ['priority_level'],
+    });
+    this.upperLimits = r.gauge({
+      name: 'apiserver_flowcontrol_upper_limit_seats',
+      help: 'Configured upper bound on number of execution seats available to each priority level',
+      labelNames: ['priority_level'],
+    });
+    this.currentLimits = r.gauge({
+      name: 'apiserver_flowcontrol_current_limit_seats',
+      help: 'current derived number of execution seats available to each priority level',
+      labelNames: ['priority_level'],
+    });
+    this.targets = r.gauge({
+      name: 'apiserver_flowcontrol_target_seats',
+      help: 'Seat allocation targets',
+      labelNames: ['priority_level'],
+    });
+    this.fairFrac = r.gauge({
+      name: 'apiserver_flowcontrol_seat_fair_frac',
+      help: "Fair fraction of server's concurrency to allocate to each priority level that can use it",
     });
   }
 
@@ -91,6 +129,7 @@ export class FlowControlMetrics implements FlowObserver {
         dispatched: this.dispatchedTotal.child(labels),
         waitDispatched: this.waitDuration.child({ ...labels, execute: 'true' }),
         execution: this.executionSeconds.child({ ...labels, type: 'regular' }),
+        seats: this.workEstimatedSeats.child(labels),
         waiting: 0,
         executing: 0,
       };
@@ -99,8 +138,16 @@ export class FlowControlMetrics implements FlowObserver {
     return s;
   }
 
-  concurrencyLimit(level: string, limit: number): void {
-    this.limits.set({ priority_level: level }, limit);
+  concurrencyLimit(level: string, limit: number, lower: number, upper: number): void {
+    const labels = { priority_level: level };
+    this.limits.set(labels, limit);
+    this.lowerLimits.set(labels, lower);
+    this.upperLimits.set(labels, upper);
+  }
+  currentLimit(level: string, current: number, target: number, fairFrac: number): void {
+    this.currentLimits.set({ priority_level: level }, current);
+    this.targets.set({ priority_level: level }, target);
+    this.fairFrac.set({}, fairFrac);
   }
   waiting(level: string, schema: string, delta: number): void {
     this.get(level, schema).waiting += delta;
@@ -116,6 +163,9 @@ export class FlowControlMetrics implements FlowObserver {
   rejected(level: string, schema: string, reason: RejectReason, waitSeconds: number): void {
     this.rejectedTotal.inc({ priority_level: level, flow_schema: schema, reason });
     this.waitDuration.observe({ priority_level: level, flow_schema: schema, execute: 'false' }, waitSeconds);
+  }
+  estimated(level: string, schema: string, seats: number): void {
+    this.get(level, schema).seats.observe(seats);
   }
   executed(level: string, schema: string, seconds: number): void {
     this.get(level, schema).execution.observe(seconds);

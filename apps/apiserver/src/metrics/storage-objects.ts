@@ -25,9 +25,12 @@ export async function pollStorageObjects(
     for (const r of resources()) {
       try {
         const page = await storage.list(r.keyRoot, { limit: 1 });
-        metrics.storageObjects.set({ resource: r.label }, page.items.length + (page.remainingItemCount ?? 0));
+        const count = page.items.length + (page.remainingItemCount ?? 0);
+        metrics.storageObjects.set({ resource: r.label }, count);
+        metrics.objectCounts.set(r.label, count);
       } catch {
         metrics.storageObjects.set({ resource: r.label }, -1);
+        metrics.objectCounts.set(r.label, -1);
       }
     }
   });

@@ -1,4 +1,5 @@
-import { flowSchemaViews, priorityLevelViews } from '@keel/flowcontrol';
+import type { Admission } from '@keel/admission';
+import { flowSchemaViews, priorityLevelViews, type FlowSchema } from '@keel/flowcontrol';
 import type { Storage } from '@keel/storage';
 import type { ResourceDispatcher } from '../endpoints/dispatch.js';
 import { GenericStore } from '../registry/generic-store.js';
@@ -53,4 +54,26 @@ function installVersions<I extends InternalObject>(
     dispatcher.addSubresource('status', { ...defaults, store: statusStore, view: statusView });
     return { ...view, subresources: [statusSubresource(view.kind)] };
   });
+}
+
+/**
+ * The v1 FlowSchema status subresource's store, as the config consumer writes the Dangling
+ * condition through it (upstream's loopback client applies flowschemas/status): admission, the
+ * status strategy (only status changes) and managedFields are those of any status write.
+ */
+export function flowSchemaStatusStore(storage: Storage, admission: Admission): GenericStore<FlowSchema> {
+  const all = flowSchemaViews as unknown as readonly ResourceView[];
+  const v1 = flowSchemaViews.find((v) => v.version === 'v1');
+  if (!v1) throw new Error('flowcontrol.apiserver.k8s.io/v1 FlowSchema view missing');
+  const view = statusSubresourceView(v1) as unknown as ResourceView;
+  const store = new GenericStore({
+    storage,
+    view,
+    views: all,
+    keyRoot: FLOW_SCHEMAS_KEY,
+    admission,
+    subresource: 'status',
+  });
+  // The stored form is v1's wire form (types.ts): the store's objects are FlowSchemas.
+  return store as unknown as GenericStore<FlowSchema>;
 }

@@ -1,5 +1,6 @@
 import {
   AUTO_UPDATE_ANNOTATION,
+  BORROWING_ADJUSTMENT_PERIOD_MS,
   CONDITION_DANGLING,
   type FlowController,
   mandatoryFlowSchemas,
@@ -10,7 +11,31 @@ import {
   type PriorityLevelConfiguration,
 } from '@keel/flowcontrol';
 import { newUid } from '@keel/apimachinery';
-import { isStorageError, type Storage, type StoreInformer } from '@keel/storage';
+import type { UserInfo } from '@keel/auth';
+import type { Storage, StoreInformer } from '@keel/storage';
+import type { Condition } from '@keel/flowcontrol';
+import type { WriteContext } from '../registry/store-types.js';
+
+/** upstream's field manager for the condition it applies. */
+export const FIELD_MANAGER = 'api-priority-and-fairness-config-consumer-v1';
+
+/** The identity of the server's own writes, as its loopback client's. */
+const LOOPBACK_USER: UserInfo = {
+  name: 'system:apiserver',
+  uid: '',
+  groups: ['system:authenticated', 'system:masters'],
+  extra: {},
+};
+
+/** What the consumer needs of the flowschemas/status store. */
+export interface FlowSchemaStatusWriter {
+  update(
+    namespace: string,
+    name: string,
+    mutate: (current: FlowSchema | undefined) => { obj: FlowSchema; wire: Record<string, unknown> },
+    ctx: WriteContext,
+  ): Promise<unknown>;
+}
 
 const API_VERSION = 'flowcontrol.apiserver.k8s.io/v1';
 export const FLOW_SCHEMAS_KEY = '/flowschemas';
@@ -94,13 +119,15 @@ export async function ensureFlowControlConfiguration(storage: Storage): Promise<
 /**
  * The config consumer (`priority-and-fairness-config-consumer`): feeds the controller every
  * stored FlowSchema and PriorityLevelConfiguration from the server's informers, and keeps each
- * FlowSchema's Dangling condition saying whether its priority level exists.
+ * FlowSchema's Dangling condition saying whether its priority level exists: a forced apply of
+ * that one condition through flowschemas/status, by upstream's field manager. It insists, as
+ * upstream does: a condition someone else wrote is put back at the next change it sees.
  */
 export class FlowControlConfigConsumer {
   private pending = false;
 
   constructor(
-    private readonly storage: Storage,
+    private readonly statusStore: FlowSchemaStatusWriter,
     private readonly schemas: StoreInformer,
     private readonly levels: StoreInformer,
     readonly controller: FlowController,
@@ -113,7 +140,17 @@ export class FlowControlConfigConsumer {
       this.schemas.subscribe(() => this.schedule()),
       this.levels.subscribe(() => this.schedule()),
     ];
-    signal.addEventListener('abort', () => unsubscribe.forEach((u) => u()), { once: true });
+    // upstream's periodic rebalancing: seats move to the levels that used them lately.
+    const borrowing = setInterval(() => this.controller.adjustBorrowing(), BORROWING_ADJUSTMENT_PERIOD_MS);
+    borrowing.unref();
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearInterval(borrowing);
+        unsubscribe.forEach((u) => u());
+      },
+      { once: true },
+    );
     await Promise.all([this.schemas.waitForSync(), this.levels.waitForSync()]);
     this.refresh();
   }
@@ -137,38 +174,55 @@ export class FlowControlConfigConsumer {
   }
 
   private async markDangling(fs: FlowSchema, dangling: boolean): Promise<void> {
-    const status = dangling ? 'True' : 'False';
-    const current = fs.status?.conditions?.find((c) => c.type === CONDITION_DANGLING);
-    if (current?.status === status) return;
     const plName = fs.spec.priorityLevelConfiguration.name;
-    const condition = {
+    const status = dangling ? 'True' : 'False';
+    const reason = dangling ? 'NotFound' : 'Found';
+    const message = dangling
+      ? `This FlowSchema references the PriorityLevelConfiguration object named ${JSON.stringify(plName)} but there is no such object`
+      : `This FlowSchema references the PriorityLevelConfiguration object named ${JSON.stringify(plName)} and it exists`;
+    // upstream compares all three: a schema pointed at another level gets the new name in its message.
+    const same = (c: Condition | undefined): boolean =>
+      c?.status === status && c.reason === reason && c.message === message;
+    if (same(fs.status?.conditions?.find((c) => c.type === CONDITION_DANGLING))) return;
+    const condition: Condition = {
       type: CONDITION_DANGLING,
       status,
       lastTransitionTime: now(),
-      reason: dangling ? 'NotFound' : 'Found',
-      message: dangling
-        ? `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" but there is no such object`
-        : `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" and it exists`,
+      reason,
+      message,
     };
+    const name = fs.metadata.name ?? '';
     try {
-      await this.storage.guaranteedUpdate<FlowSchema>(
-        `${FLOW_SCHEMAS_KEY}/${fs.metadata.name ?? ''}`,
+      // A forced server-side apply of the one condition, as upstream's consumer does.
+      await this.statusStore.update(
+        '',
+        name,
         (found) => {
-          // Without ignoreNotFound the store throws KeyNotFound instead of calling with nothing.
-          const stored = found as FlowSchema;
-          const conditions = stored.status?.conditions ?? [];
-          if (conditions.find((c) => c.type === CONDITION_DANGLING)?.status === status) return stored;
-          return {
-            ...stored,
+          // Deleted meanwhile (its deletion is on its way to the informer), or already marked.
+          const conditions = found?.status?.conditions ?? [];
+          if (!found || same(conditions.find((c) => c.type === CONDITION_DANGLING))) throw new NothingToDo();
+          const obj: FlowSchema = {
+            ...found,
+            metadata: { ...found.metadata },
             status: {
-              ...(stored.status ?? {}),
+              ...(found.status ?? {}),
               conditions: [...conditions.filter((c) => c.type !== CONDITION_DANGLING), condition],
             },
           };
+          const wire = {
+            apiVersion: API_VERSION,
+            kind: 'FlowSchema',
+            metadata: { name },
+            status: { conditions: [condition] },
+          };
+          return { obj, wire };
         },
+        { dryRun: false, user: LOOPBACK_USER, fieldManager: FIELD_MANAGER, operation: 'Apply', force: true },
       );
     } catch (err) {
-      if (!isStorageError(err, 'KeyNotFound')) this.onError(err);
+      if (!(err instanceof NothingToDo)) this.onError(err);
     }
   }
 }
+
+class NothingToDo extends Error {}

@@ -13,6 +13,7 @@ import { withCORS, withHSTS } from '../filters/hsts-cors.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import { InFlightRequests, withMaxInFlight } from '../filters/max-in-flight.js';
 import { withPriorityAndFairness } from '../filters/priority-and-fairness.js';
+import { listWorkEstimator } from '../filters/work-estimate.js';
 import { withRecovery } from '../filters/recovery.js';
 import { withRequestInfo } from '../filters/request-info.js';
 import { withTimeout } from '../filters/timeout.js';
@@ -90,7 +91,12 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       withAudit(config.auditor, config.metrics.audit),
       withImpersonation(config.authorizer),
       config.priorityAndFairness
-        ? withPriorityAndFairness(config.priorityAndFairness, config.requestTimeoutMs / 4)
+        ? withPriorityAndFairness(
+            config.priorityAndFairness,
+            config.requestTimeoutMs / 4,
+            inFlight,
+            listWorkEstimator(config.metrics.objectCounts),
+          )
         : withMaxInFlight(config.maxRequestsInFlight, config.maxMutatingRequestsInFlight, inFlight),
       withAuthorization(config.authorizer),
       withTimeout(config.requestTimeoutMs),
