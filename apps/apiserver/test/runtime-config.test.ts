@@ -206,9 +206,12 @@ describe('--runtime-config=rbac.authorization.k8s.io/v1=false', () => {
 
   it('is accepted and removes the rbac group', async () => {
     expect(await groupNames(server)).toEqual([
+      'apps',
       'events.k8s.io',
       'authentication.k8s.io',
       'authorization.k8s.io',
+      'policy',
+      'storage.k8s.io',
       'admissionregistration.k8s.io',
       'scheduling.k8s.io',
       'coordination.k8s.io',

@@ -27,7 +27,7 @@ function enabled(s: ApiEnablementConfig): string[] {
 }
 
 const ALL = [...SERVED_GROUP_VERSIONS];
-/** What is served without --runtime-config: the GA versions and the flowcontrol betas. */
+/** What is served without --runtime-config: the GA versions and the betas on by default. */
 const GA = ALL.filter((gv) => !/\/v\d+(alpha|beta)\d+$/.test(gv) || BETA_ON_BY_DEFAULT.has(gv));
 
 describe('ApiEnablementOptions', () => {
@@ -54,8 +54,11 @@ describe('ApiEnablementOptions', () => {
       ['--runtime-config=authorization.k8s.io/v1=false,authentication.k8s.io/v1=F'],
       [
         'v1',
+        'apps/v1',
         'events.k8s.io/v1',
+        'policy/v1',
         'rbac.authorization.k8s.io/v1',
+        'storage.k8s.io/v1',
         'admissionregistration.k8s.io/v1',
         'scheduling.k8s.io/v1',
         'coordination.k8s.io/v1',
