@@ -260,7 +260,7 @@ describe('a resource switch wins over its group/version', () => {
 
 describe('refused --runtime-config', () => {
   it.each([
-    ['apps/v1=true', /--runtime-config: unknown api groups apps/],
+    ['batch/v1=true', /--runtime-config: unknown api groups batch/],
     [
       'rbac.authorization.k8s.io/v1beta1=true',
       /--runtime-config: unknown group version rbac\.authorization\.k8s\.io\/v1beta1/,

@@ -101,8 +101,8 @@ describe('ApiEnablementOptions', () => {
       ['v1/pods', false],
       ['events.k8s.io/v1/events', true],
     ]);
-    expect(s.isEnabled('apps/v1')).toBe(false);
-    expect(s.isResourceEnabled('apps/v1', 'deployments')).toBe(false);
+    expect(s.isEnabled('batch/v1')).toBe(false);
+    expect(s.isResourceEnabled('batch/v1', 'jobs')).toBe(false);
     expect([...s.groupVersions.keys()]).toEqual(ALL);
   });
 
@@ -126,8 +126,8 @@ describe('ApiEnablementOptions', () => {
       ],
     ],
     [
-      ['--runtime-config=apps/v1=true,batch/v1/jobs=false,apps/v1beta1'],
-      ['--runtime-config: unknown api groups apps,batch'],
+      ['--runtime-config=autoscaling/v1=true,batch/v1/jobs=false,autoscaling/v2'],
+      ['--runtime-config: unknown api groups autoscaling,batch'],
     ],
     [
       ['--runtime-config=events.k8s.io/v1beta1=true,api/v2=true,coordination.k8s.io/v2/leases=false'],
