@@ -32,6 +32,9 @@ const SCHEDULER_LISTS = [
   '/apis/apps/v1/statefulsets',
   '/apis/storage.k8s.io/v1/storageclasses',
   '/apis/storage.k8s.io/v1/csinodes',
+  // What 1.24+ schedulers' volume binding adds.
+  '/apis/storage.k8s.io/v1/csidrivers',
+  '/apis/storage.k8s.io/v1/csistoragecapacities',
   '/apis/policy/v1beta1/poddisruptionbudgets',
   '/apis/policy/v1/poddisruptionbudgets',
 ];
@@ -98,7 +101,26 @@ describe('kinds the reference scheduler informs on', () => {
     ]);
     const storage = await resources('/apis/storage.k8s.io/v1');
     expect(storage.get('storageclasses')).toMatchObject({ namespaced: false, shortNames: ['sc'] });
-    expect(storage.get('csinodes')).toMatchObject({ namespaced: false });
+    expect(storage.get('csinodes')).toMatchObject({ namespaced: false, storageVersionHash: 'Pe62DkZtjuo=' });
+    expect(storage.get('csidrivers')).toMatchObject({
+      namespaced: false,
+      storageVersionHash: 'Z7aeXSiaYTw=',
+    });
+    expect(storage.get('csistoragecapacities')).toMatchObject({
+      namespaced: true,
+      storageVersionHash: 'xeVl+2Ly1kE=',
+    });
+    const openapi = Object.keys(
+      ((await expectStatus(server.request('GET', '/openapi/v3'), 200))['paths'] as Json) ?? {},
+    );
+    expect(openapi).toEqual(
+      expect.arrayContaining([
+        'apis/apps/v1',
+        'apis/policy/v1',
+        'apis/policy/v1beta1',
+        'apis/storage.k8s.io/v1',
+      ]),
+    );
     for (const v of ['v1', 'v1beta1']) {
       const policy = await resources(`/apis/policy/${v}`);
       expect(policy.get('poddisruptionbudgets')).toMatchObject({ namespaced: true, shortNames: ['pdb'] });
@@ -377,12 +399,14 @@ describe('kinds the reference scheduler informs on', () => {
     expect(applied.stderr).toBe('');
     expect(applied.stdout).toBe(
       'replicationcontroller/web-rc created\nreplicaset.apps/web-rs created\nstatefulset.apps/db created\n' +
-        'persistentvolumeclaim/data created\npoddisruptionbudget.policy/web-pdb created\n',
+        'persistentvolumeclaim/data created\npoddisruptionbudget.policy/web-pdb created\n' +
+        'csistoragecapacity.storage.k8s.io/cap-a created\n',
     );
     const cluster = await kubectl(cfg, ['apply', '-f', '-'], { stdin: fixture('cluster-kinds.yaml') });
     expect(cluster.stderr).toBe('');
     expect(cluster.stdout).toBe(
-      'persistentvolume/pv-local created\nstorageclass.storage.k8s.io/fast created\ncsinode.storage.k8s.io/node-a created\n',
+      'persistentvolume/pv-local created\nstorageclass.storage.k8s.io/fast created\ncsinode.storage.k8s.io/node-a created\n' +
+        'csidriver.storage.k8s.io/fast.example.com created\n',
     );
     // A second apply of a changed manifest patches (strategic merge on the pod template).
     const again = await kubectl(cfg, ['apply', '-n', ns, '-f', '-'], {
@@ -433,6 +457,12 @@ describe('kinds the reference scheduler informs on', () => {
     );
     expect(await ok('get', 'pdb', '-n', ns)).toMatch(
       /^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\nweb-pdb\s+1\s+N\/A\s+0\s+\d+s\n$/,
+    );
+    expect(await ok('get', 'csidriver', 'fast.example.com')).toMatch(
+      /^NAME\s+ATTACHREQUIRED\s+PODINFOONMOUNT\s+STORAGECAPACITY\s+TOKENREQUESTS\s+REQUIRESREPUBLISH\s+MODES\s+AGE\nfast\.example\.com\s+true\s+false\s+true\s+<unset>\s+false\s+Persistent\s+\d+s\n$/,
+    );
+    expect(await ok('get', 'csistoragecapacities', '-n', ns)).toMatch(
+      /^NAME\s+STORAGECLASSNAME\s+CAPACITY\s+AGE\ncap-a\s+fast\s+10Gi\s+\d+s\n$/,
     );
     expect(await ok('get', 'csinode', 'node-a')).toMatch(/^NAME\s+DRIVERS\s+AGE\nnode-a\s+1\s+\d+s\n$/);
 

@@ -240,3 +240,9 @@ export {
   podDisruptionBudgetStatusViews,
   type PodDisruptionBudget,
 } from './policy/poddisruptionbudget.js';
+export {
+  csiDriverView,
+  csiStorageCapacityView,
+  type CSIDriver,
+  type CSIStorageCapacity,
+} from './storage/csi.js';

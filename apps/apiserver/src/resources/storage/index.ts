@@ -1,5 +1,7 @@
 import {
+  csiDriverView,
   csiNodeView,
+  csiStorageCapacityView,
   persistentVolumeClaimStatusView,
   persistentVolumeClaimView,
   persistentVolumeStatusView,
@@ -35,7 +37,10 @@ export function installVolumes(
   ];
 }
 
-/** storage.k8s.io/v1 StorageClasses (`sc`) and CSINodes, which a scheduler's volume plugins read. */
+/**
+ * storage.k8s.io/v1 StorageClasses (`sc`), CSIDrivers, CSINodes and CSIStorageCapacities, which a
+ * scheduler's volume plugins read; nothing in Keel writes them.
+ */
 export function installStorageGroup(
   dispatcher: ResourceDispatcher,
   storage: Storage,
@@ -44,6 +49,11 @@ export function installStorageGroup(
   return [
     installStored(dispatcher, storage, defaults, { view: storageClassView, keyRoot: '/storageclasses' })
       .served,
+    installStored(dispatcher, storage, defaults, { view: csiDriverView, keyRoot: '/csidrivers' }).served,
     installStored(dispatcher, storage, defaults, { view: csiNodeView, keyRoot: '/csinodes' }).served,
+    installStored(dispatcher, storage, defaults, {
+      view: csiStorageCapacityView,
+      keyRoot: '/csistoragecapacities',
+    }).served,
   ];
 }
