@@ -33,6 +33,7 @@ import { flowControlDebugHandler } from './endpoints/flowcontrol-debug.js';
 import { flowSchemaStatusStore } from './resources/flowcontrol.js';
 import { installClusterResources } from './resources/cluster.js';
 import { installEvents } from './resources/events.js';
+import { installApps } from './resources/workloads/index.js';
 import { NamespaceController } from './resources/namespaces/controller.js';
 import { installNamespaces, type InstalledNamespaces } from './resources/namespaces/index.js';
 import { serviceAccountIssuerHandler } from './endpoints/service-account-issuer.js';
@@ -344,6 +345,7 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
       installResources: (dispatcher, defaults) =>
         kinds.record([
           ...(namespaces = installNamespaces(dispatcher, storage, defaults)).served,
+          ...installApps(dispatcher, storage, defaults),
           ...installEvents(dispatcher, storage, defaults, config.registry.eventTTL.seconds),
           ...installClusterResources(dispatcher, storage, defaults, {
             authenticator: done.authn.authenticator,

@@ -98,10 +98,13 @@ describe('discovery of the scheduler resources', () => {
       (g) => g.name,
     );
     expect(groups).toEqual([
+      'apps',
       'events.k8s.io',
       'authentication.k8s.io',
       'authorization.k8s.io',
+      'policy',
       'rbac.authorization.k8s.io',
+      'storage.k8s.io',
       'admissionregistration.k8s.io',
       'scheduling.k8s.io',
       'coordination.k8s.io',

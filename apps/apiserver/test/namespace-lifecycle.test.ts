@@ -83,19 +83,22 @@ describe('NamespaceLifecycle and namespace deletion (memory store)', () => {
     await create(server, podPath(ns), podBody('p'));
   });
 
-  it.each(['default', 'platform-system', 'platform-public'])('refuses to delete %s', async (name) => {
-    const r = await server.request('DELETE', nsPath(name));
-    expect(r.status).toBe(403);
-    expect(r.json).toMatchObject({
-      reason: 'Forbidden',
-      code: 403,
-      message: `namespaces "${name}" is forbidden: this namespace may not be deleted`,
-      details: { name, kind: 'namespaces' },
-    });
-    expect(await expectStatus(server.request('GET', nsPath(name)), 200)).toMatchObject({
-      status: { phase: 'Active' },
-    });
-  });
+  it.each(['default', 'platform-system', 'platform-public', 'kube-system'])(
+    'refuses to delete %s',
+    async (name) => {
+      const r = await server.request('DELETE', nsPath(name));
+      expect(r.status).toBe(403);
+      expect(r.json).toMatchObject({
+        reason: 'Forbidden',
+        code: 403,
+        message: `namespaces "${name}" is forbidden: this namespace may not be deleted`,
+        details: { name, kind: 'namespaces' },
+      });
+      expect(await expectStatus(server.request('GET', nsPath(name)), 200)).toMatchObject({
+        status: { phase: 'Active' },
+      });
+    },
+  );
 
   it('deletes a namespace: Terminating, new content refused, content removed, finalizers waited for, then gone', async () => {
     const ns = unique('doomed');

@@ -25,6 +25,7 @@ describe.each([
     expect(list.kind).toBe('NamespaceList');
     expect(list.items.map((n) => n.metadata.name)).toEqual([
       'default',
+      'kube-system',
       'platform-node-lease',
       'platform-public',
       'platform-system',

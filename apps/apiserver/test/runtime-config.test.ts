@@ -206,9 +206,12 @@ describe('--runtime-config=rbac.authorization.k8s.io/v1=false', () => {
 
   it('is accepted and removes the rbac group', async () => {
     expect(await groupNames(server)).toEqual([
+      'apps',
       'events.k8s.io',
       'authentication.k8s.io',
       'authorization.k8s.io',
+      'policy',
+      'storage.k8s.io',
       'admissionregistration.k8s.io',
       'scheduling.k8s.io',
       'coordination.k8s.io',
@@ -257,7 +260,7 @@ describe('a resource switch wins over its group/version', () => {
 
 describe('refused --runtime-config', () => {
   it.each([
-    ['apps/v1=true', /--runtime-config: unknown api groups apps/],
+    ['batch/v1=true', /--runtime-config: unknown api groups batch/],
     [
       'rbac.authorization.k8s.io/v1beta1=true',
       /--runtime-config: unknown group version rbac\.authorization\.k8s\.io\/v1beta1/,

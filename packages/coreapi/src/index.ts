@@ -174,7 +174,13 @@ export {
   type TokenRequest,
   type BoundObjectReference,
 } from './token-request.js';
-export { limitRangeView, validateLimitRange, limitTypes, type LimitRange, type LimitRangeItem } from './limitrange.js';
+export {
+  limitRangeView,
+  validateLimitRange,
+  limitTypes,
+  type LimitRange,
+  type LimitRangeItem,
+} from './limitrange.js';
 export {
   resourceQuotaView,
   resourceQuotaStatusView,
@@ -203,3 +209,40 @@ export {
   type ServiceSpec,
   type ServicePort,
 } from './service.js';
+export {
+  replicaSetView,
+  replicaSetStatusView,
+  replicationControllerView,
+  replicationControllerStatusView,
+  validateReplicaSet,
+  validateReplicationController,
+  type ReplicaSet,
+  type ReplicationController,
+} from './workloads/replicaset.js';
+export {
+  statefulSetView,
+  statefulSetStatusView,
+  validateStatefulSet,
+  type StatefulSet,
+} from './workloads/statefulset.js';
+export {
+  persistentVolumeView,
+  persistentVolumeStatusView,
+  persistentVolumeClaimView,
+  persistentVolumeClaimStatusView,
+  accessModesString,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+} from './storage/volumes.js';
+export { storageClassView, csiNodeView, type StorageClass, type CSINode } from './storage/storageclass.js';
+export {
+  podDisruptionBudgetViews,
+  podDisruptionBudgetStatusViews,
+  type PodDisruptionBudget,
+} from './policy/poddisruptionbudget.js';
+export {
+  csiDriverView,
+  csiStorageCapacityView,
+  type CSIDriver,
+  type CSIStorageCapacity,
+} from './storage/csi.js';

@@ -90,20 +90,29 @@ const selectorRequirement = (goType: string, operator: string): StructSpec =>
   struct(goType, { key: always(str), operator: always(named(operator)), values: strings });
 
 const nodeSelectorTerm = struct('v1.NodeSelectorTerm', {
-  matchExpressions: list(selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'), '[]v1.NodeSelectorRequirement'),
-  matchFields: list(selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'), '[]v1.NodeSelectorRequirement'),
+  matchExpressions: list(
+    selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'),
+    '[]v1.NodeSelectorRequirement',
+  ),
+  matchFields: list(
+    selectorRequirement('v1.NodeSelectorRequirement', 'v1.NodeSelectorOperator'),
+    '[]v1.NodeSelectorRequirement',
+  ),
 });
 
-const labelSelector = struct('v1.LabelSelector', {
+export const labelSelectorSpec = struct('v1.LabelSelector', {
   matchLabels: stringMap,
-  matchExpressions: list(selectorRequirement('v1.LabelSelectorRequirement', 'v1.LabelSelectorOperator'), '[]v1.LabelSelectorRequirement'),
+  matchExpressions: list(
+    selectorRequirement('v1.LabelSelectorRequirement', 'v1.LabelSelectorOperator'),
+    '[]v1.LabelSelectorRequirement',
+  ),
 });
 
 const podAffinityTerm = struct('v1.PodAffinityTerm', {
-  labelSelector: ptr(labelSelector),
+  labelSelector: ptr(labelSelectorSpec),
   namespaces: strings,
   topologyKey: always(str),
-  namespaceSelector: ptr(labelSelector),
+  namespaceSelector: ptr(labelSelectorSpec),
   matchLabelKeys: strings,
   mismatchLabelKeys: strings,
 });
@@ -121,7 +130,9 @@ const affinity = struct('v1.Affinity', {
   nodeAffinity: ptr(
     struct('v1.NodeAffinity', {
       requiredDuringSchedulingIgnoredDuringExecution: ptr(
-        struct('v1.NodeSelector', { nodeSelectorTerms: always(list(nodeSelectorTerm, '[]v1.NodeSelectorTerm')) }),
+        struct('v1.NodeSelector', {
+          nodeSelectorTerms: always(list(nodeSelectorTerm, '[]v1.NodeSelectorTerm')),
+        }),
       ),
       preferredDuringSchedulingIgnoredDuringExecution: list(
         struct('v1.PreferredSchedulingTerm', { weight: always(int32), preference: nodeSelectorTerm }),
@@ -133,7 +144,7 @@ const affinity = struct('v1.Affinity', {
   podAntiAffinity: ptr(podAffinityRules('v1.PodAntiAffinity')),
 });
 
-const podSpec = struct('v1.PodSpec', {
+export const podSpecWire = struct('v1.PodSpec', {
   // Volume sources are many and inline; kept whole so none is dropped.
   volumes: rawList('[]v1.Volume'),
   initContainers: list(container, '[]v1.Container'),
@@ -163,7 +174,10 @@ const podSpec = struct('v1.PodSpec', {
   priorityClassName: str,
   priority: ptr(int32),
   dnsConfig: ptr(raw),
-  readinessGates: list(struct('v1.PodReadinessGate', { conditionType: always(named('v1.PodConditionType')) }), '[]v1.PodReadinessGate'),
+  readinessGates: list(
+    struct('v1.PodReadinessGate', { conditionType: always(named('v1.PodConditionType')) }),
+    '[]v1.PodReadinessGate',
+  ),
   runtimeClassName: ptr(str),
   enableServiceLinks: ptr(bool),
   preemptionPolicy: ptr(named('v1.PreemptionPolicy')),
@@ -249,7 +263,6 @@ export const podWireSpec = struct('v1.Pod', {
   kind: str,
   apiVersion: str,
   metadata: objectMetaSpec,
-  spec: podSpec,
+  spec: podSpecWire,
   status: podStatus,
 });
-

@@ -72,8 +72,25 @@ const entries: [string, string[]][] = [
   ['authorization.k8s.io/v1', reviews.authz],
   ['authorization.k8s.io/v1beta1', reviews.authz],
   ['scheduling.k8s.io/v1', withLists(['PriorityClass'])],
+  ['apps/v1', withLists(['Deployment', 'DaemonSet', 'ReplicaSet', 'StatefulSet', 'ControllerRevision'])],
+  [
+    'storage.k8s.io/v1',
+    withLists([
+      'StorageClass',
+      'VolumeAttachment',
+      'CSINode',
+      'CSIDriver',
+      'CSIStorageCapacity',
+      'VolumeAttributesClass',
+    ]),
+  ],
+  ['policy/v1', [...withLists(['PodDisruptionBudget']), 'Eviction']],
+  ['policy/v1beta1', [...withLists(['PodDisruptionBudget', 'PodSecurityPolicy']), 'Eviction']],
   ['rbac.authorization.k8s.io/v1', withLists(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'])],
-  ['admissionregistration.k8s.io/v1', withLists(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])],
+  [
+    'admissionregistration.k8s.io/v1',
+    withLists(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']),
+  ],
 ];
 
 export const coreScheme: Scheme = new Map(

@@ -27,7 +27,7 @@ function enabled(s: ApiEnablementConfig): string[] {
 }
 
 const ALL = [...SERVED_GROUP_VERSIONS];
-/** What is served without --runtime-config: the GA versions and the flowcontrol betas. */
+/** What is served without --runtime-config: the GA versions and the betas on by default. */
 const GA = ALL.filter((gv) => !/\/v\d+(alpha|beta)\d+$/.test(gv) || BETA_ON_BY_DEFAULT.has(gv));
 
 describe('ApiEnablementOptions', () => {
@@ -54,8 +54,11 @@ describe('ApiEnablementOptions', () => {
       ['--runtime-config=authorization.k8s.io/v1=false,authentication.k8s.io/v1=F'],
       [
         'v1',
+        'apps/v1',
         'events.k8s.io/v1',
+        'policy/v1',
         'rbac.authorization.k8s.io/v1',
+        'storage.k8s.io/v1',
         'admissionregistration.k8s.io/v1',
         'scheduling.k8s.io/v1',
         'coordination.k8s.io/v1',
@@ -98,8 +101,8 @@ describe('ApiEnablementOptions', () => {
       ['v1/pods', false],
       ['events.k8s.io/v1/events', true],
     ]);
-    expect(s.isEnabled('apps/v1')).toBe(false);
-    expect(s.isResourceEnabled('apps/v1', 'deployments')).toBe(false);
+    expect(s.isEnabled('batch/v1')).toBe(false);
+    expect(s.isResourceEnabled('batch/v1', 'jobs')).toBe(false);
     expect([...s.groupVersions.keys()]).toEqual(ALL);
   });
 
@@ -123,8 +126,8 @@ describe('ApiEnablementOptions', () => {
       ],
     ],
     [
-      ['--runtime-config=apps/v1=true,batch/v1/jobs=false,apps/v1beta1'],
-      ['--runtime-config: unknown api groups apps,batch'],
+      ['--runtime-config=autoscaling/v1=true,batch/v1/jobs=false,autoscaling/v2'],
+      ['--runtime-config: unknown api groups autoscaling,batch'],
     ],
     [
       ['--runtime-config=events.k8s.io/v1beta1=true,api/v2=true,coordination.k8s.io/v2/leases=false'],

@@ -7,10 +7,13 @@ import { flagTypes as t, parseGoBool, type NamedFlagSets, type OptionsGroup } fr
  */
 export const SERVED_GROUP_VERSIONS = [
   'v1',
+  'apps/v1',
   'events.k8s.io/v1',
   'authentication.k8s.io/v1',
   'authorization.k8s.io/v1',
+  'policy/v1',
   'rbac.authorization.k8s.io/v1',
+  'storage.k8s.io/v1',
   'admissionregistration.k8s.io/v1',
   'scheduling.k8s.io/v1',
   'coordination.k8s.io/v1',
@@ -19,13 +22,15 @@ export const SERVED_GROUP_VERSIONS = [
   'flowcontrol.apiserver.k8s.io/v1beta3',
   'flowcontrol.apiserver.k8s.io/v1beta2',
   'flowcontrol.apiserver.k8s.io/v1beta1',
+  // On by default though beta: the PodDisruptionBudget version 1.20's scheduler informs on.
+  'policy/v1beta1',
   // Off unless enabled: older SelfSubjectReview versions kubectl auth whoami falls back to.
   'authentication.k8s.io/v1beta1',
   'authentication.k8s.io/v1alpha1',
 ] as const;
 
 /**
- * Beta group/versions served without --runtime-config: the flowcontrol betas that the releases
+ * Beta group/versions served without --runtime-config: policy/v1beta1 and the flowcontrol betas that the releases
  * whose clients Keel serves (1.20 on) had on by default, before betas became opt-in. api/beta
  * and the group/version keys switch them like any other.
  */
@@ -33,6 +38,7 @@ export const BETA_ON_BY_DEFAULT: ReadonlySet<string> = new Set([
   'flowcontrol.apiserver.k8s.io/v1beta3',
   'flowcontrol.apiserver.k8s.io/v1beta2',
   'flowcontrol.apiserver.k8s.io/v1beta1',
+  'policy/v1beta1',
 ]);
 
 export interface ApiEnablementConfig {

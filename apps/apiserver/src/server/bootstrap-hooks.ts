@@ -93,7 +93,19 @@ async function ensure(
   }
 }
 
-const SYSTEM_NAMESPACES = ['default', 'platform-system', 'platform-public', 'platform-node-lease'];
+/**
+ * kube-system is created beside platform-system for unmodified reference components, which
+ * hard-code it (docs/architecture.md, "System namespaces").
+ */
+const SYSTEM_NAMESPACES = [
+  'default',
+  'platform-system',
+  'platform-public',
+  'platform-node-lease',
+  'kube-system',
+];
+/** Where extension-apiserver-authentication is published: Keel's name and the reference's. */
+const AUTHENTICATION_INFO_NAMESPACES = ['platform-system', 'kube-system'];
 
 /**
  * The API server's start-up steps, each registered as `poststarthook/<name>` so /readyz stays red
@@ -163,20 +175,22 @@ export function registerBootstrapHooks(
       ensureFlowControlConfiguration(storage),
     );
   hooks.add('start-cluster-authentication-info-controller', async () => {
-    await storage.guaranteedUpdate(
-      '/configmaps/platform-system/extension-apiserver-authentication',
-      (current) => ({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: {
-          ...(current?.metadata ?? { uid: newUid(), creationTimestamp: now() }),
-          name: 'extension-apiserver-authentication',
-          namespace: 'platform-system',
-        },
-        data: { ...deps.authenticationInfo },
-      }),
-      { ignoreNotFound: true },
-    );
+    for (const namespace of AUTHENTICATION_INFO_NAMESPACES) {
+      await storage.guaranteedUpdate(
+        `/configmaps/${namespace}/extension-apiserver-authentication`,
+        (current) => ({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: {
+            ...(current?.metadata ?? { uid: newUid(), creationTimestamp: now() }),
+            name: 'extension-apiserver-authentication',
+            namespace,
+          },
+          data: { ...deps.authenticationInfo },
+        }),
+        { ignoreNotFound: true },
+      );
+    }
   });
   if (deps.identityLease) {
     const identity = new IdentityLeaseController(storage, deps.identityLease);

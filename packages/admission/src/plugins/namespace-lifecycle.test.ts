@@ -105,7 +105,7 @@ describe('NamespaceLifecycle', () => {
     expect(await refusal(chain, review)).toBeUndefined();
   });
 
-  it.each(['default', 'platform-system', 'platform-public'])(
+  it.each(['default', 'platform-system', 'platform-public', 'kube-system'])(
     'refuses to delete the namespace %s',
     async (name) => {
       const { chain } = setup([namespace(name)]);

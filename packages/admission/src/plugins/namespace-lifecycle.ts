@@ -7,9 +7,15 @@ import { isNamespaceKind, namespaceNotFound, type NamespaceSource } from './name
 
 /**
  * The namespaces that can never be deleted: kube's default, kube-system and kube-public, which
- * Keel names default, platform-system and platform-public.
+ * Keel names default, platform-system and platform-public; kube-system too, which Keel also
+ * creates for unmodified reference components.
  */
-export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'platform-system', 'platform-public'];
+export const IMMORTAL_NAMESPACES: readonly string[] = [
+  'default',
+  'platform-system',
+  'platform-public',
+  'kube-system',
+];
 
 /** How long a deleted namespace is read from the store instead of the copy (kube's forceLiveLookupTTL). */
 const LIVE_LOOKUP_MS = 30_000;

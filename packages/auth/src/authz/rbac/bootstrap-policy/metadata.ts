@@ -22,6 +22,12 @@ const DEFAULT_ANNOTATIONS = { [AUTOUPDATE_ANNOTATION]: 'true' } as const;
  */
 export const SYSTEM_NAMESPACE = 'platform-system';
 export const PUBLIC_NAMESPACE = 'platform-public';
+/**
+ * The reference's own name for the system namespace, also created at start-up: unmodified
+ * reference components (kube-scheduler) read extension-apiserver-authentication and keep their
+ * leader-election Lease there.
+ */
+export const REFERENCE_SYSTEM_NAMESPACE = 'kube-system';
 
 export const READ = ['get', 'list', 'watch'];
 /** The reference's Write verbs, sorted as its golden files print them. */

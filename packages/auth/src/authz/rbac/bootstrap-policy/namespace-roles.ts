@@ -10,6 +10,7 @@ import {
   EVENTS_RULE,
   PUBLIC_NAMESPACE,
   READ,
+  REFERENCE_SYSTEM_NAMESPACE,
   role,
   roleBinding,
   rule,
@@ -31,6 +32,10 @@ export const NAMESPACE_ROLES: readonly Role[] = [
   role(SYSTEM_NAMESPACE, 'extension-apiserver-authentication-reader', [
     rule(READ, [''], ['configmaps'], ['extension-apiserver-authentication']),
   ]),
+  // The same reader in kube-system, where unmodified reference components look for the ConfigMap.
+  role(REFERENCE_SYSTEM_NAMESPACE, 'extension-apiserver-authentication-reader', [
+    rule(READ, [''], ['configmaps'], ['extension-apiserver-authentication']),
+  ]),
   role(SYSTEM_NAMESPACE, 'system::leader-locking-kube-controller-manager', LEADER_LOCKING),
   role(SYSTEM_NAMESPACE, 'system::leader-locking-kube-scheduler', LEADER_LOCKING),
   role(SYSTEM_NAMESPACE, 'system:controller:bootstrap-signer', [rule(READ, [''], ['secrets'])]),
@@ -50,6 +55,12 @@ export const NAMESPACE_ROLE_BINDINGS: readonly RoleBinding[] = [
   }),
   roleBinding(
     SYSTEM_NAMESPACE,
+    'system::extension-apiserver-authentication-reader',
+    [user('system:kube-controller-manager'), user('system:kube-scheduler')],
+    { kind: 'Role', name: 'extension-apiserver-authentication-reader' },
+  ),
+  roleBinding(
+    REFERENCE_SYSTEM_NAMESPACE,
     'system::extension-apiserver-authentication-reader',
     [user('system:kube-controller-manager'), user('system:kube-scheduler')],
     { kind: 'Role', name: 'extension-apiserver-authentication-reader' },

@@ -171,8 +171,9 @@ describe('the default policy', () => {
       expect(obj.metadata.labels?.['kubernetes.io/bootstrapping']).toBe('rbac-defaults');
       expect(obj.metadata.annotations?.[AUTOUPDATE_ANNOTATION]).toBe('true');
     }
+    // kube-system only for unmodified reference components (the authentication reader).
     expect(new Set(policy.roles.map((r) => r.metadata.namespace))).toEqual(
-      new Set(['platform-system', 'platform-public']),
+      new Set(['platform-system', 'platform-public', 'kube-system']),
     );
     expect(binding('cluster-admin').subjects).toEqual([
       { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:masters' },
