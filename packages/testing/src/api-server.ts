@@ -67,6 +67,9 @@ export class TestApiServer {
         ? [`--store-servers=${opts.redisUrl}`, `--store-prefix=/keel-test-${port}-${Date.now()}`]
         : []),
       ...(opts.namespaceLifecycle ? [] : ['--disable-admission-plugins=NamespaceLifecycle']),
+      // One process, as the suites were written for (with Redis the default is one per core);
+      // a later --workers in `args` wins.
+      '--workers=1',
       ...(opts.args ?? []),
     ];
     const proc = DaemonProcess.start(apiServerEntry, args, opts.env);
