@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { processIO, type DaemonDefinition, type DaemonIO } from '@keel/lifecycle';
 import type { Logger, LoggingConfig } from '@keel/log';
+import { LineAtomicStream } from './log-stream.js';
 import { runPrimary } from './primary.js';
 import { currentWorker, workerSignals } from './worker.js';
 
@@ -27,7 +28,7 @@ export function withWorkers<C extends { readonly logging: LoggingConfig }>(
   const role = currentWorker();
   if (!cluster.isPrimary && role) {
     return {
-      io: { ...processIO, signals: workerSignals },
+      io: { ...processIO, signals: workerSignals, stderr: new LineAtomicStream() },
       daemon: {
         command: def.command,
         // The primary already printed the warnings; N more copies would say nothing new.
