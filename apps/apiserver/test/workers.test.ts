@@ -138,6 +138,9 @@ describe('--workers=2 on Redis', () => {
     expect(log).toMatch(/"Serving securely" worker=2 /);
     expect(log).toMatch(/"All workers started" workers=2/);
     expect(workerPid(log, 1)).not.toBe(workerPid(log, 2));
+    // Ready only as a whole: each worker's /readyz has the check for every worker having started.
+    const verbose = await server.request('GET', '/readyz?verbose');
+    expect(verbose.text).toContain('[+]workers ok');
   });
 
   it('a write through one worker is read through the other and seen by a watch on the other', async () => {
