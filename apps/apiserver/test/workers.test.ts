@@ -20,6 +20,31 @@ interface Answer {
   readonly json: unknown;
 }
 
+async function send(
+  agent: Agent,
+  server: TestApiServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
+  const res = await request(server.url + path, {
+    method: method as 'GET',
+    dispatcher: agent,
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  const worker = res.headers[HEADER];
+  return {
+    status: res.statusCode,
+    worker: typeof worker === 'string' ? worker : undefined,
+    json: text.startsWith('{') ? JSON.parse(text) : undefined,
+  };
+}
+
 /** One request on a connection of its own, so node:cluster hands it to the next worker. */
 async function onNewConnection(
   server: TestApiServer,
@@ -29,28 +54,16 @@ async function onNewConnection(
 ): Promise<Answer> {
   const agent = new Agent({ connect: { ca: server.ca } });
   try {
-    const res = await request(server.url + path, {
-      method: method as 'GET',
-      dispatcher: agent,
-      headers: {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.body.text();
-    const worker = res.headers[HEADER];
-    return {
-      status: res.statusCode,
-      worker: typeof worker === 'string' ? worker : undefined,
-      json: text.startsWith('{') ? JSON.parse(text) : undefined,
-    };
+    return await send(agent, server, method, path, body);
   } finally {
     await agent.close();
   }
 }
 
-/** Requests on new connections until one is answered by a worker `accept` takes. */
+/**
+ * One request through a worker `accept` takes: connections are opened (and probed with /livez)
+ * until one lands on such a worker, and the request is sent once, on that kept-alive connection.
+ */
 async function onWorker(
   server: TestApiServer,
   accept: (worker: string | undefined) => boolean,
@@ -59,10 +72,18 @@ async function onWorker(
   body?: unknown,
 ): Promise<Answer> {
   for (let i = 0; i < 40; i++) {
-    const answer = await onNewConnection(server, method, path, body);
-    if (accept(answer.worker)) return answer;
+    const agent = new Agent({ connect: { ca: server.ca }, connections: 1 });
+    try {
+      const probe = await send(agent, server, 'GET', '/livez');
+      if (!accept(probe.worker)) continue;
+      const answer = await send(agent, server, method, path, body);
+      expect(answer.worker).toBe(probe.worker);
+      return answer;
+    } finally {
+      await agent.close();
+    }
   }
-  throw new Error(`no answer for ${method} ${path} from the wanted worker in 40 connections`);
+  throw new Error(`no connection to the wanted worker for ${method} ${path} in 40 tries`);
 }
 
 /** The pid of the newest process that logged it started as worker `slot`. */
@@ -118,6 +139,8 @@ describe('--workers=2 on Redis', () => {
         `--store-prefix=/workers-${randomBytes(6).toString('hex')}`,
         '--workers=2',
       ],
+      // Two workers load the whole server at once: slow on a busy machine.
+      startTimeoutMs: 90_000,
     });
     await server.ready(90_000);
   }, 120_000);
@@ -159,6 +182,26 @@ describe('--workers=2 on Redis', () => {
       watch.close();
     }
   });
+
+  it('controllers run as on several servers: a dependent of an owner deleted through either worker is collected', async () => {
+    const owner = `owner-${randomBytes(4).toString('hex')}`;
+    const created = await onWorker(server, (w) => w === '1', 'POST', CM, { metadata: { name: owner } });
+    expect(created.status).toBe(201);
+    const uid = (created.json as { metadata: { uid: string } }).metadata.uid;
+    const dependent = await onWorker(server, (w) => w === '2', 'POST', CM, {
+      metadata: {
+        name: `${owner}-dep`,
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid }],
+      },
+    });
+    expect(dependent.status).toBe(201);
+    const deleted = await onWorker(server, (w) => w === '1', 'DELETE', `${CM}/${owner}`);
+    expect(deleted.status).toBe(200);
+    await until('the dependent to be collected', async () => {
+      const got = await onNewConnection(server, 'GET', `${CM}/${owner}-dep`);
+      return got.status === 404;
+    });
+  }, 90_000);
 
   it('a killed worker is restarted by the primary while the port keeps answering', async () => {
     const killed = workerPid(server.process.stderr, 2);

@@ -49,6 +49,8 @@ export class TestApiServer {
       redisUrl?: string;
       env?: NodeJS.ProcessEnv;
       namespaceLifecycle?: boolean;
+      /** How long to wait for "Serving securely" (default 20 s). */
+      startTimeoutMs?: number;
     } = {},
   ): Promise<TestApiServer> {
     const dir = mkdtempSync(join(tmpdir(), 'keel-apiserver-'));
@@ -73,7 +75,7 @@ export class TestApiServer {
       ...(opts.args ?? []),
     ];
     const proc = DaemonProcess.start(apiServerEntry, args, opts.env);
-    await proc.waitFor(/"Serving securely"/);
+    await proc.waitFor(/"Serving securely"/, opts.startTimeoutMs);
     const ca = readFileSync(join(dir, 'certs', 'ca.crt'), 'utf8');
     const dispatcher = new Agent({ connect: { ca }, pipelining: 0 });
     return new TestApiServer(proc, `https://127.0.0.1:${port}`, ca, dir, dispatcher);
