@@ -58,7 +58,8 @@ import { apiServerId } from './server/identity-lease.js';
 import { openStorage } from './server/storage-factory.js';
 import { STORED_RESOURCE_GROUPS, storedResource } from './server/stored-resources.js';
 import { watchCachePolicy } from './server/watch-cache-policy.js';
-import { runServer } from './server/server.js';
+import { ensureServingCertificate, runServer } from './server/server.js';
+import { currentWorker, withWorkers } from './workers/index.js';
 
 /** The configuration plus what completing it built: the authenticator and authorizer chains. */
 export interface CompletedApiServer {
@@ -289,7 +290,9 @@ async function run(done: CompletedApiServer, logger: Logger, signal: AbortSignal
     onError: (err) => logger.error('Resource quota recalculation failed', { err }),
   });
   try {
+    const worker = currentWorker();
     return await runServer(config, logger, signal, {
+      ...(worker ? { worker: worker.serverParts() } : {}),
       storage,
       storeParts: opened.parts,
       authenticator: done.authn.authenticator,
@@ -377,5 +380,10 @@ export function main(argv: readonly string[]): Promise<number> {
     complete: (_flags, reportedVersion) => Promise.resolve(complete(options, reportedVersion)),
     run,
   };
-  return runDaemon(daemon, argv);
+  // --workers: this process may be the primary of several servers, or one of them.
+  const workers = withWorkers(daemon, ({ config }) => ({
+    count: config.workers.count,
+    prepare: (logger) => ensureServingCertificate(config, logger),
+  }));
+  return runDaemon(workers.daemon, argv, workers.io);
 }

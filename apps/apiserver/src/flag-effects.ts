@@ -54,6 +54,7 @@ export const apiServerFlagEffects: FlagEffects = {
       'apps/apiserver/src/options/lifecycle-options.test.ts',
     ],
   },
+  workers: { acts: ['apps/apiserver/test/workers.test.ts', 'apps/apiserver/src/workers/options.test.ts'] },
   'max-requests-inflight': { acts: ['apps/apiserver/test/inflight.test.ts'] },
   'max-mutating-requests-inflight': { acts: ['apps/apiserver/test/inflight.test.ts'] },
   'request-timeout': { acts: ['apps/apiserver/test/filters.test.ts'] },

@@ -121,8 +121,8 @@ describe('compose.yaml', () => {
           ]),
         );
       }
-      await Promise.all(procs.map((p) => p.waitFor(/"Serving securely"/)));
-    }, 60_000);
+      await Promise.all(procs.map((p) => p.waitFor(/"Serving securely"/, 100_000)));
+    }, 120_000);
 
     afterAll(async () => {
       await Promise.all(procs.map((p) => p.stop()));

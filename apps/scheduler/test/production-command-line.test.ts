@@ -110,7 +110,8 @@ describe('the production command line (Node,RBAC on Redis) with the scheduler be
       // Only so the test does not listen on every interface of the machine.
       '--bind-address=127.0.0.1',
     ]);
-    await api.waitFor(/"Serving securely"/);
+    // With Redis the API server starts one worker per core by default: slower on a busy machine.
+    await api.waitFor(/"Serving securely"/, 90_000);
     agent = new Agent({ connect: { ca: ca.certPem, cert: admin.certPem, key: admin.keyPem } });
     await eventually(async () => (await call('GET', '/readyz')).status === 200, 30_000, '/readyz');
 
@@ -132,7 +133,7 @@ describe('the production command line (Node,RBAC on Redis) with the scheduler be
       `--secure-port=${await freePort()}`,
       `--cert-dir=${join(dir, 'scheduler-certs')}`,
     ]);
-  }, 60_000);
+  }, 150_000);
 
   afterAll(async () => {
     await scheduler?.stop();

@@ -49,6 +49,8 @@ export class TestApiServer {
       redisUrl?: string;
       env?: NodeJS.ProcessEnv;
       namespaceLifecycle?: boolean;
+      /** How long to wait for "Serving securely" (default 20 s). */
+      startTimeoutMs?: number;
     } = {},
   ): Promise<TestApiServer> {
     const dir = mkdtempSync(join(tmpdir(), 'keel-apiserver-'));
@@ -67,10 +69,13 @@ export class TestApiServer {
         ? [`--store-servers=${opts.redisUrl}`, `--store-prefix=/keel-test-${port}-${Date.now()}`]
         : []),
       ...(opts.namespaceLifecycle ? [] : ['--disable-admission-plugins=NamespaceLifecycle']),
+      // One process, as the suites were written for (with Redis the default is one per core);
+      // a later --workers in `args` wins.
+      '--workers=1',
       ...(opts.args ?? []),
     ];
     const proc = DaemonProcess.start(apiServerEntry, args, opts.env);
-    await proc.waitFor(/"Serving securely"/);
+    await proc.waitFor(/"Serving securely"/, opts.startTimeoutMs);
     const ca = readFileSync(join(dir, 'certs', 'ca.crt'), 'utf8');
     const dispatcher = new Agent({ connect: { ca }, pipelining: 0 });
     return new TestApiServer(proc, `https://127.0.0.1:${port}`, ca, dir, dispatcher);

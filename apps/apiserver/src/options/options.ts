@@ -31,6 +31,7 @@ import { RegistryOptions, type RegistryConfig } from './registry-options.js';
 import { defaultAdvertiseAddress, ServerRunOptions, type ServerRunConfig } from './server-run-options.js';
 import { ServiceNetworkOptions, type ServiceNetworkConfig } from './service-network-options.js';
 import { TracingOptions, type TracingConfig } from './tracing-options.js';
+import { WorkersOptions, type WorkersConfig } from '../workers/options.js';
 
 /** The API server's runtime configuration: one slice per concern, each filled by that concern's options. */
 export interface ApiServerConfig {
@@ -56,6 +57,7 @@ export interface ApiServerConfig {
   readonly podPolicy: PodPolicyConfig;
   readonly nodeAgent: NodeAgentConfig;
   readonly proxyClient: ProxyClientConfig;
+  readonly workers: WorkersConfig;
   /** The address advertised to cluster members: the flag, else derived from the bind address. */
   readonly advertiseAddress: string | undefined;
 }
@@ -83,6 +85,7 @@ const SLICES = [
   'podPolicy',
   'nodeAgent',
   'proxyClient',
+  'workers',
 ] as const satisfies readonly (keyof ApiServerConfig)[];
 
 /** Sections in the order kube-apiserver prints them. */
@@ -132,6 +135,12 @@ export class ApiServerOptions {
   readonly podPolicy = new PodPolicyOptions();
   readonly nodeAgent = new NodeAgentOptions();
   readonly proxyClient = new ProxyClientOptions();
+  readonly workers = new WorkersOptions({
+    redisStore: () => this.store.storeServers.length > 0,
+    inMemoryCertificate: () =>
+      this.secureServing.certDir === '' &&
+      (this.secureServing.tlsCertFile === '' || this.secureServing.tlsPrivateKeyFile === ''),
+  });
 
   private groups(): OptionsGroup<Partial<ApiServerConfig>>[] {
     return [
@@ -157,6 +166,7 @@ export class ApiServerOptions {
       this.podPolicy,
       this.nodeAgent,
       this.proxyClient,
+      this.workers,
     ];
   }
 

@@ -17,13 +17,20 @@ import {
   pingCheck,
   PostStartHooks,
   shutdownCheck,
+  type HealthChecker,
   type PostStartHook,
   toMiddleware,
 } from '@keel/health';
 import type { FlowController } from '@keel/flowcontrol';
 import { whenAborted } from '@keel/lifecycle';
 import { checkLogging, type Logger } from '@keel/log';
-import { apiserverCertFileNames, createSecureServer, http2Compatible, selfSignedHosts } from '@keel/serving';
+import {
+  apiserverCertFileNames,
+  createSecureServer,
+  ensureSelfSignedCert,
+  http2Compatible,
+  selfSignedHosts,
+} from '@keel/serving';
 import type { Storage } from '@keel/storage';
 import { tracingEnabled } from '@keel/tracing';
 import { profilingHandler } from '../endpoints/profiling.js';
@@ -93,6 +100,15 @@ export interface ServerParts {
     readonly controller: FlowController;
     readonly startConsumer: (signal: AbortSignal) => Promise<void>;
   };
+  /**
+   * With --workers: the worker's part of the process tree. Its readyz check joins /readyz, its
+   * headers go on every response, and `started` is called once the post-start hooks finished.
+   */
+  readonly worker?: {
+    readonly readyz: HealthChecker;
+    readonly responseHeaders: Readonly<Record<string, string>>;
+    started(): void;
+  };
   /** Installs the served resources on the dispatcher; returns their views (for discovery and OpenAPI). */
   installResources(dispatcher: ResourceDispatcher, scopeDefaults: ScopeDefaults): readonly ServedResource[];
 }
@@ -120,6 +136,44 @@ const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 function isLongRunning(req: IncomingMessage): boolean {
   return decodeRequest(req)?.info.verb === 'watch';
+}
+
+/** The names a generated serving certificate covers. */
+export function servingHosts(config: ApiServerConfig): string[] {
+  return selfSignedHosts({
+    bindAddress: config.secureServing.bindAddress,
+    ...(config.advertiseAddress ? { advertiseAddress: config.advertiseAddress } : {}),
+    ...(config.serverRun.externalHostname ? { externalHostname: config.serverRun.externalHostname } : {}),
+  });
+}
+
+/**
+ * Generates the self-signed serving certificate in --cert-dir now unless certificate files are
+ * given or it is already there: a --workers primary does it once, before forking, so every
+ * worker loads the same one instead of racing to write its own.
+ */
+export async function ensureServingCertificate(config: ApiServerConfig, logger: Logger): Promise<void> {
+  const { certDir, certFile, keyFile } = config.secureServing;
+  if ((certFile !== '' && keyFile !== '') || certDir === '') return;
+  await ensureSelfSignedCert({
+    certDir,
+    hosts: servingHosts(config),
+    fileNames: apiserverCertFileNames,
+    logger,
+  });
+}
+
+/** Sets `headers` on every response before the chain runs (nothing to wrap without them). */
+function withResponseHeaders(
+  headers: Readonly<Record<string, string>> | undefined,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  if (!headers) return handler;
+  const entries = Object.entries(headers);
+  return (req, res) => {
+    for (const [k, v] of entries) res.setHeader(k, v);
+    handler(req, res);
+  };
 }
 
 /**
@@ -241,6 +295,7 @@ export async function runServer(
     },
   });
   health.addReadyzChecks(shutdownCheck(shutdownInitiated.signal));
+  if (parts.worker) health.addReadyzChecks(parts.worker.readyz);
   const healthHandler = toMiddleware(
     health.install({
       onFailure: (path, name, err) => logger.v(2).info('Health check failed', { path, check: name, err }),
@@ -303,13 +358,9 @@ export async function runServer(
 
   const server = createSecureServer({
     config: config.secureServing,
-    handler: withRoutableTarget(http2Compatible(app)),
+    handler: withResponseHeaders(parts.worker?.responseHeaders, withRoutableTarget(http2Compatible(app))),
     logger,
-    hosts: selfSignedHosts({
-      bindAddress: config.secureServing.bindAddress,
-      ...(config.advertiseAddress ? { advertiseAddress: config.advertiseAddress } : {}),
-      ...(config.serverRun.externalHostname ? { externalHostname: config.serverRun.externalHostname } : {}),
-    }),
+    hosts: servingHosts(config),
     certFileNames: apiserverCertFileNames,
     ...(parts.clientCA !== '' ? { clientCA: parts.clientCA } : {}),
     isLongRunning,
@@ -324,6 +375,7 @@ export async function runServer(
       registrationDone = true;
       logger.v(1).info('All post-start hooks finished');
       parts.startControllers?.(dispatcher, shutdownInitiated.signal);
+      parts.worker?.started();
     },
     (err: unknown) => {
       // Hooks still waiting for the store when a shutdown begins are stopped, not failed.
