@@ -62,7 +62,7 @@ export function barChartSvg(chart: BarChart): string {
     );
   });
   chart.series.forEach((s, i) => {
-    const x = left + i * 200;
+    const x = left + i * Math.min(200, plotW / chart.series.length);
     const ly = top + plotH + 40;
     out.push(
       `<rect x="${x}" y="${ly - 10}" width="12" height="12" fill="${COLOURS[i % COLOURS.length]}"/>`,

@@ -75,7 +75,13 @@ export class TestApiServer {
       ...(opts.args ?? []),
     ];
     const proc = DaemonProcess.start(apiServerEntry, args, opts.env);
-    await proc.waitFor(/"Serving securely"/, opts.startTimeoutMs);
+    try {
+      await proc.waitFor(/"Serving securely"/, opts.startTimeoutMs);
+    } catch (err) {
+      // A server that is merely slow to start would otherwise outlive the test or benchmark.
+      await proc.stop('SIGKILL', 5_000);
+      throw err;
+    }
     const ca = readFileSync(join(dir, 'certs', 'ca.crt'), 'utf8');
     const dispatcher = new Agent({ connect: { ca }, pipelining: 0 });
     return new TestApiServer(proc, `https://127.0.0.1:${port}`, ca, dir, dispatcher);

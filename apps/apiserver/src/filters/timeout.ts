@@ -22,8 +22,8 @@ export function withTimeout(timeoutMs: number): RequestHandler {
       const drop = () => res;
       Object.assign(res, { writeHead: drop, setHeader: drop, write: () => true, end: drop });
     }, timeoutMs);
+    // A response emits 'close' once it is done, finished or not: one listener covers both.
     res.once('close', () => clearTimeout(timer));
-    res.once('finish', () => clearTimeout(timer));
     next();
   };
 }

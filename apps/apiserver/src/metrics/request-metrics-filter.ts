@@ -26,6 +26,7 @@ function scopeOf(info: RequestInfo): string {
 
 /** `?dryRun=All` as the label reports it: the values, sorted and deduplicated. */
 function dryRunOf(url: URL): string {
+  if (url.search === '') return '';
   return [...new Set(url.searchParams.getAll('dryRun'))].sort().join(',');
 }
 

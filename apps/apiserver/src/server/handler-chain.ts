@@ -1,4 +1,5 @@
-import express, { type Express, type RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Auditor } from '@keel/audit';
 import type { Authenticator, Authorizer } from '@keel/auth';
 import type { FlowController } from '@keel/flowcontrol';
@@ -78,7 +79,8 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
   app.set('query parser', false);
   const inFlight = new InFlightRequests();
   config.metrics.setInFlightSource(() => inFlight);
-  app.use(
+  runWithoutRouter(
+    app,
     chain([
       withRequestInfo(),
       withRequestMetrics(config.metrics),
@@ -103,9 +105,60 @@ export function buildHandlerChain(config: HandlerChainConfig, handlers: readonly
       ...(config.compression ? [withCompression()] : []),
       ...handlers,
     ]),
+    withRecovery(config.logger),
   );
-  app.use(withRecovery(config.logger));
   return app;
+}
+
+/** What Express's application object holds that its dispatch uses (absent from @types/express). */
+interface Application {
+  readonly request: object;
+  readonly response: object;
+  handle: (this: Application, req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/**
+ * Makes `app` run the chain directly, as Express's own app.handle does minus its router: the
+ * router matched the chain's single layer by path for every request, and with its per-request
+ * closures and URL parsing it was among the larger costs in the create path's profile. Requests
+ * still get Express's request and response prototypes and `res.locals`, and `this` is the app
+ * the caller dispatched through (the HTTP/2 bridge passes a view with its own prototypes).
+ * A thrown error or next(err) goes to `recovery`; the not-found handler answers everything else,
+ * so the chain's end is only reached by a handler that passes a request on regardless.
+ */
+function runWithoutRouter(app: Express, filters: RequestHandler, recovery: ErrorRequestHandler): void {
+  type Req = Parameters<RequestHandler>[0];
+  type Res = Parameters<RequestHandler>[1];
+  (app as unknown as Application).handle = function handle(rawReq, rawRes) {
+    const req = Object.setPrototypeOf(rawReq, this.request) as Req;
+    const res = Object.setPrototypeOf(rawRes, this.response) as Res;
+    req.res = res;
+    res.req = req;
+    res.locals ??= Object.create(null) as Res['locals'];
+    req.originalUrl ??= req.url;
+    req.baseUrl = '';
+    const done = (err?: unknown): void => {
+      if (err !== undefined && err !== null) {
+        try {
+          recovery(err, req, res, () => undefined);
+        } catch {
+          res.destroy();
+        }
+        return;
+      }
+      if (res.headersSent) return;
+      res.writeHead(404, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end('404 page not found\n');
+    };
+    try {
+      void filters(req, res, done);
+    } catch (err) {
+      done(err);
+    }
+  };
 }
 
 /**
