@@ -39,9 +39,7 @@ export const NO_AFFINITY_TERMS: PodAffinityTerms = {
 function newAffinityTerm(pod: Pod, t: PodAffinityTerm): AffinityTerm {
   const names = t.namespaces ?? [];
   const namespaces =
-    names.length === 0 && !t.namespaceSelector
-      ? new Set([pod.metadata.namespace ?? ''])
-      : new Set(names);
+    names.length === 0 && !t.namespaceSelector ? new Set([pod.metadata.namespace ?? '']) : new Set(names);
   return {
     namespaces,
     selector: labelSelectorFromSpec(t.labelSelector),

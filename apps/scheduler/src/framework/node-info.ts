@@ -1,4 +1,9 @@
-import { hasPodAffinity, NO_AFFINITY_TERMS, podAffinityTerms, type PodAffinityTerms } from './affinity-terms.js';
+import {
+  hasPodAffinity,
+  NO_AFFINITY_TERMS,
+  podAffinityTerms,
+  type PodAffinityTerms,
+} from './affinity-terms.js';
 import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
 import {
   addResource,

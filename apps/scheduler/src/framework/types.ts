@@ -84,7 +84,11 @@ export interface NodeAffinity {
 export interface LabelSelectorSpec {
   readonly matchLabels?: Readonly<Record<string, string>> | null;
   readonly matchExpressions?:
-    | readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] | null }[]
+    | readonly {
+        readonly key: string;
+        readonly operator: string;
+        readonly values?: readonly string[] | null;
+      }[]
     | null;
 }
 

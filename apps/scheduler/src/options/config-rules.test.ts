@@ -121,7 +121,9 @@ describe('configuration rules', () => {
     [
       'InterPodAffinity args',
       'profiles:\n- pluginConfig:\n  - name: NodeName\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: 101\n',
-      ['profiles[0].pluginConfig[1].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]'],
+      [
+        'profiles[0].pluginConfig[1].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]',
+      ],
     ],
     [
       'PodTopologySpread args with System defaulting',
@@ -144,7 +146,9 @@ describe('configuration rules', () => {
     [
       'PodTopologySpread unknown defaulting type',
       'profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: Zonal\n',
-      ['profiles[0].pluginConfig[0].args.defaultingType: Unsupported value: "Zonal": supported values: "List", "System"'],
+      [
+        'profiles[0].pluginConfig[0].args.defaultingType: Unsupported value: "Zonal": supported values: "List", "System"',
+      ],
     ],
     [
       'leader election, by field path',

@@ -30,7 +30,11 @@ const podWith = (...images: string[]): Pod => ({
 describe('ImageLocality.score', () => {
   it.each<[string, Pod, Record<string, number>]>([
     // node1: 40 MB × ½ = 20 MB, under 23 MB; node2: 250 MB × ½ = 125 MB → 100 × 102 / 1977.
-    ['two images spread on two nodes, prefer the larger image one', podWith('gcr.io/40', 'gcr.io/250'), { node1: 0, node2: 5 }],
+    [
+      'two images spread on two nodes, prefer the larger image one',
+      podWith('gcr.io/40', 'gcr.io/250'),
+      { node1: 0, node2: 5 },
+    ],
     // node1: (40 + 300) × ½ = 170 MB → 100 × 147 / 1977.
     ['two images on one node, prefer this node', podWith('gcr.io/40', 'gcr.io/300'), { node1: 7, node2: 0 }],
     // node1: 2000 × ½ = 1000 MB → 100 × 977 / 1977; node2: 5 MB.

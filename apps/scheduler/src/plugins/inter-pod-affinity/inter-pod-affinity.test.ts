@@ -49,7 +49,12 @@ function pod(s: PodSpecIn): Pod {
       containers: [{ name: 'c' }],
       ...(s.node ? { nodeName: s.node } : {}),
       ...(podAffinity || podAntiAffinity
-        ? { affinity: { ...(podAffinity ? { podAffinity } : {}), ...(podAntiAffinity ? { podAntiAffinity } : {}) } }
+        ? {
+            affinity: {
+              ...(podAffinity ? { podAffinity } : {}),
+              ...(podAntiAffinity ? { podAntiAffinity } : {}),
+            },
+          }
         : {}),
     },
   };
@@ -61,9 +66,15 @@ const plugin = (args: Record<string, unknown> = {}, objects: ClusterObjects = NO
 const securityscan = { service: 'securityscan' };
 const s1 = { security: 'S1' };
 const machine1 = labelledNode('machine1', { region: 'r1', zone: 'z11' });
-const AFFINITY = { code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match pod affinity rules"] };
+const AFFINITY = {
+  code: 'UnschedulableAndUnresolvable',
+  reasons: ["node(s) didn't match pod affinity rules"],
+};
 const ANTI = { code: 'Unschedulable', reasons: ["node(s) didn't match pod anti-affinity rules"] };
-const EXISTING = { code: 'Unschedulable', reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"] };
+const EXISTING = {
+  code: 'Unschedulable',
+  reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"],
+};
 
 describe('InterPodAffinity.filter on one node (kube TestRequiredAffinitySingleNode)', () => {
   it.each<[string, Pod, Pod[], unknown]>([
@@ -79,7 +90,9 @@ describe('InterPodAffinity.filter on one node (kube TestRequiredAffinitySingleNo
       pod({
         labels: s1,
         affinity: [
-          term('region', { matchExpressions: [{ key: 'service', operator: 'NotIn', values: ['securityscan3'] }] }),
+          term('region', {
+            matchExpressions: [{ key: 'service', operator: 'NotIn', values: ['securityscan3'] }],
+          }),
         ],
       }),
       [pod({ node: 'machine1', labels: securityscan })],
@@ -140,7 +153,13 @@ describe('InterPodAffinity.filter on one node (kube TestRequiredAffinitySingleNo
     [
       "an existing pod's anti-affinity rejects the incoming pod (symmetry)",
       pod({ labels: securityscan }),
-      [pod({ node: 'machine1', labels: securityscan, antiAffinity: [term('zone', inExpr('service', 'securityscan'))] })],
+      [
+        pod({
+          node: 'machine1',
+          labels: securityscan,
+          antiAffinity: [term('zone', inExpr('service', 'securityscan'))],
+        }),
+      ],
       EXISTING,
     ],
     [
@@ -151,7 +170,9 @@ describe('InterPodAffinity.filter on one node (kube TestRequiredAffinitySingleNo
           node: 'machine1',
           labels: securityscan,
           antiAffinity: [
-            term('zone', { matchExpressions: [{ key: 'service', operator: 'NotIn', values: ['securityscan'] }] }),
+            term('zone', {
+              matchExpressions: [{ key: 'service', operator: 'NotIn', values: ['securityscan'] }],
+            }),
           ],
         }),
       ],
@@ -179,13 +200,21 @@ describe('InterPodAffinity.filter across nodes', () => {
 
   it('lets the first pod of a self-affine group go anywhere, then follows the group', () => {
     const self = () => pod({ labels: app, affinity: [term('zone', inExpr('app', 'web'))] });
-    expect(filterAll(plugin(), self(), makeSnapshot(nodes))).toEqual({ n1: undefined, n2: undefined, n3: undefined });
+    expect(filterAll(plugin(), self(), makeSnapshot(nodes))).toEqual({
+      n1: undefined,
+      n2: undefined,
+      n3: undefined,
+    });
     const r = filterAll(plugin(), self(), makeSnapshot(nodes, [pod({ node: 'n3', labels: app })]));
     expect(r).toEqual({ n1: AFFINITY, n2: AFFINITY, n3: undefined });
   });
 
   it('does not apply the first-pod rule when the pod does not match its own terms', () => {
-    const r = filterAll(plugin(), pod({ affinity: [term('zone', inExpr('app', 'web'))] }), makeSnapshot(nodes));
+    const r = filterAll(
+      plugin(),
+      pod({ affinity: [term('zone', inExpr('app', 'web'))] }),
+      makeSnapshot(nodes),
+    );
     expect(r).toEqual({ n1: AFFINITY, n2: AFFINITY, n3: AFFINITY });
   });
 
@@ -196,7 +225,11 @@ describe('InterPodAffinity.filter across nodes', () => {
   });
 
   it('keeps existing pods away by their hostname anti-affinity only on their own node', () => {
-    const existing = pod({ node: 'n2', labels: app, antiAffinity: [term('kubernetes.io/hostname', inExpr('app', 'web'))] });
+    const existing = pod({
+      node: 'n2',
+      labels: app,
+      antiAffinity: [term('kubernetes.io/hostname', inExpr('app', 'web'))],
+    });
     const r = filterAll(plugin(), pod({ labels: app }), makeSnapshot(nodes, [existing]));
     expect(r).toEqual({ n1: undefined, n2: EXISTING, n3: undefined });
   });
@@ -205,12 +238,18 @@ describe('InterPodAffinity.filter across nodes', () => {
     const objects: ClusterObjects = {
       ...NO_CLUSTER_OBJECTS,
       namespaceLabels: (ns) => ({ team: ns === 'prod' ? 'red' : 'blue' }),
-      namespacesMatching: (sel) => ['prod', 'dev'].filter((ns) => sel.matches({ team: ns === 'prod' ? 'red' : 'blue' })),
+      namespacesMatching: (sel) =>
+        ['prod', 'dev'].filter((ns) => sel.matches({ team: ns === 'prod' ? 'red' : 'blue' })),
     };
-    const existing = [pod({ ns: 'prod', node: 'n1', labels: app }), pod({ ns: 'dev', node: 'n3', labels: app })];
+    const existing = [
+      pod({ ns: 'prod', node: 'n1', labels: app }),
+      pod({ ns: 'dev', node: 'n3', labels: app }),
+    ];
     const incoming = pod({
       ns: 'default',
-      antiAffinity: [term('zone', inExpr('app', 'web'), { namespaceSelector: { matchLabels: { team: 'red' } } })],
+      antiAffinity: [
+        term('zone', inExpr('app', 'web'), { namespaceSelector: { matchLabels: { team: 'red' } } }),
+      ],
     });
     expect(filterAll(plugin({}, objects), incoming, makeSnapshot(nodes, existing))).toEqual({
       n1: ANTI,
@@ -219,7 +258,11 @@ describe('InterPodAffinity.filter across nodes', () => {
     });
     // `{}` selects every namespace.
     const all = pod({ antiAffinity: [term('zone', inExpr('app', 'web'), { namespaceSelector: {} })] });
-    expect(filterAll(plugin({}, objects), all, makeSnapshot(nodes, existing))).toEqual({ n1: ANTI, n2: ANTI, n3: ANTI });
+    expect(filterAll(plugin({}, objects), all, makeSnapshot(nodes, existing))).toEqual({
+      n1: ANTI,
+      n2: ANTI,
+      n3: ANTI,
+    });
   });
 
   it("matches an existing pod's namespaceSelector against the incoming pod's namespace labels", () => {
@@ -227,14 +270,20 @@ describe('InterPodAffinity.filter across nodes', () => {
     const existing = pod({
       ns: 'other',
       node: 'n3',
-      antiAffinity: [term('zone', inExpr('app', 'web'), { namespaceSelector: { matchLabels: { team: 'red' } } })],
+      antiAffinity: [
+        term('zone', inExpr('app', 'web'), { namespaceSelector: { matchLabels: { team: 'red' } } }),
+      ],
     });
     const r = filterAll(plugin({}, objects), pod({ labels: app }), makeSnapshot(nodes, [existing]));
     expect(r).toEqual({ n1: undefined, n2: undefined, n3: EXISTING });
   });
 
   it('skips when neither the pod nor any existing pod has required terms', () => {
-    const r = filterAll(plugin(), pod({ labels: app }), makeSnapshot(nodes, [pod({ node: 'n1', labels: app })]));
+    const r = filterAll(
+      plugin(),
+      pod({ labels: app }),
+      makeSnapshot(nodes, [pod({ node: 'n1', labels: app })]),
+    );
     expect(r).toEqual({ n1: undefined, n2: undefined, n3: undefined });
   });
 });
@@ -303,10 +352,15 @@ describe('InterPodAffinity.score (kube TestPreferredAffinity)', () => {
 
 describe('InterPodAffinity args', () => {
   it('defaults hardPodAffinityWeight to 1 and refuses values outside 0..100', () => {
-    expect(parseInterPodAffinityArgs({})).toEqual({ hardPodAffinityWeight: 1, ignorePreferredTermsOfExistingPods: false });
+    expect(parseInterPodAffinityArgs({})).toEqual({
+      hardPodAffinityWeight: 1,
+      ignorePreferredTermsOfExistingPods: false,
+    });
     expect(() => parseInterPodAffinityArgs({ hardPodAffinityWeight: -1 })).toThrow(
       'args.hardPodAffinityWeight: Invalid value: -1: not in valid range [0-100]',
     );
-    expect(() => parseInterPodAffinityArgs({ hardPodAfinityWeight: 1 })).toThrow('invalid InterPodAffinity args');
+    expect(() => parseInterPodAffinityArgs({ hardPodAfinityWeight: 1 })).toThrow(
+      'invalid InterPodAffinity args',
+    );
   });
 });

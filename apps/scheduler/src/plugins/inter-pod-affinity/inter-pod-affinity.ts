@@ -1,5 +1,9 @@
 import { nothingLabelSelector } from '@keel/apimachinery';
-import { podAffinityTerms, type AffinityTerm, type PodAffinityTerms } from '../../framework/affinity-terms.js';
+import {
+  podAffinityTerms,
+  type AffinityTerm,
+  type PodAffinityTerms,
+} from '../../framework/affinity-terms.js';
 import { stateKey, type CycleState } from '../../framework/cycle-state.js';
 import {
   NO_CLUSTER_OBJECTS,
@@ -79,7 +83,11 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     const nsLabels = this.objects.namespaceLabels(pod.metadata.namespace ?? '') ?? {};
     const existing = existingAntiAffinityCounts(pod, nsLabels, withAntiAffinity);
     const incoming = incomingAffinityCounts(terms, snapshot.nodeInfos);
-    if (existing.size === 0 && terms.requiredAffinity.length === 0 && terms.requiredAntiAffinity.length === 0) {
+    if (
+      existing.size === 0 &&
+      terms.requiredAffinity.length === 0 &&
+      terms.requiredAntiAffinity.length === 0
+    ) {
       return Status.skip();
     }
     state.write(preFilterKey, {
@@ -96,7 +104,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     const s = state.read(preFilterKey);
     if (!s) return Status.fromError(new Error(`reading "PreFilter${NAME}" from cycleState: not found`));
     if (!satisfiesPodAffinity(s, nodeInfo)) return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
-    if (!satisfiesPodAntiAffinity(s, nodeInfo)) return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+    if (!satisfiesPodAntiAffinity(s, nodeInfo))
+      return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
     if (!satisfiesExistingPodsAntiAffinity(s, nodeInfo)) {
       return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
     }

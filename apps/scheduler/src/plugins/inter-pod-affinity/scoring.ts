@@ -62,7 +62,8 @@ export function processExistingPod(m: ScoreMap, input: ScoreInput, existing: Pod
   processTerms(m, terms.preferredAntiAffinity, existing.pod, undefined, labels, -1);
   const e = existing.affinity;
   if (args.hardPodAffinityWeight > 0) {
-    for (const t of e.requiredAffinity) processTerm(m, t, args.hardPodAffinityWeight, pod, nsLabels, labels, 1);
+    for (const t of e.requiredAffinity)
+      processTerm(m, t, args.hardPodAffinityWeight, pod, nsLabels, labels, 1);
   }
   if (args.ignorePreferredTermsOfExistingPods) return;
   processTerms(m, e.preferredAffinity, pod, nsLabels, labels, 1);

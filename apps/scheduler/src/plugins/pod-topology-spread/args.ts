@@ -73,7 +73,9 @@ export function validatePodTopologySpreadArgs(args: PluginArgs, path: string): s
       );
     }
     if (c.labelSelector !== undefined && c.labelSelector !== null) {
-      errs.push(`${p}.labelSelector: Forbidden: constraint must not define a selector, as they deduced for each pod`);
+      errs.push(
+        `${p}.labelSelector: Forbidden: constraint must not define a selector, as they deduced for each pod`,
+      );
     }
     const dup = list
       .slice(0, i)

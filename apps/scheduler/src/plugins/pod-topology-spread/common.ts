@@ -100,7 +100,11 @@ export function matchesInclusionPolicies(
 ): boolean {
   if (c.honorNodeAffinity && requiredAffinity && !requiredAffinity(node)) return false;
   if (c.honorNodeTaints) {
-    const taint = findUntoleratedTaint(node.spec?.taints ?? [], pod.spec.tolerations ?? [], doNotScheduleTaint);
+    const taint = findUntoleratedTaint(
+      node.spec?.taints ?? [],
+      pod.spec.tolerations ?? [],
+      doNotScheduleTaint,
+    );
     if (taint) return false;
   }
   return true;

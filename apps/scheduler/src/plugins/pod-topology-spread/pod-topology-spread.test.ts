@@ -9,7 +9,11 @@ import { PodTopologySpread } from './pod-topology-spread.js';
 // TestMultipleConstraints) and scoring_test.go tables.
 
 const HOST = 'kubernetes.io/hostname';
-const node = (name: string, zone?: string, more: Partial<Node['spec']> & { labels?: Record<string, string> } = {}) => {
+const node = (
+  name: string,
+  zone?: string,
+  more: Partial<Node['spec']> & { labels?: Record<string, string> } = {},
+) => {
   const n = labelledNode(name, { [HOST]: name, ...(zone ? { zone } : {}), ...more.labels });
   return more.taints ? { ...n, spec: { taints: more.taints } } : n;
 };
@@ -74,7 +78,12 @@ const taintedB = [
   node('node-b', 'zone1', { taints: [{ key: 'x', effect: 'NoSchedule' } as Taint] }),
   node('node-c', 'zone1'),
 ];
-const fourNodes = [node('node-a', 'zone1'), node('node-b', 'zone1'), node('node-x', 'zone2'), node('node-y', 'zone2')];
+const fourNodes = [
+  node('node-a', 'zone1'),
+  node('node-b', 'zone1'),
+  node('node-x', 'zone2'),
+  node('node-y', 'zone2'),
+];
 
 describe('PodTopologySpread.filter', () => {
   it.each<[string, Pod, Node[], Pod[], Record<string, unknown>]>([
@@ -197,7 +206,10 @@ describe('PodTopologySpread.filter', () => {
       'matchLabelKeys narrows the selector to pods with the same value',
       pod({ labels: { foo: '', rev: 'v2' }, spread: [spread(HOST, 1, { matchLabelKeys: ['rev'] })] }),
       fourNodes,
-      [...on('node-a', 3, { labels: { foo: '', rev: 'v1' } }), ...on('node-b', 1, { labels: { foo: '', rev: 'v2' } })],
+      [
+        ...on('node-a', 3, { labels: { foo: '', rev: 'v1' } }),
+        ...on('node-b', 1, { labels: { foo: '', rev: 'v2' } }),
+      ],
       { 'node-a': OK, 'node-b': SKEW, 'node-x': OK, 'node-y': OK },
     ],
     [
@@ -220,7 +232,8 @@ describe('PodTopologySpread.filter', () => {
 });
 
 describe('PodTopologySpread.score', () => {
-  const anyway = (key: string, maxSkew: number) => spread(key, maxSkew, { whenUnsatisfiable: 'ScheduleAnyway' });
+  const anyway = (key: string, maxSkew: number) =>
+    spread(key, maxSkew, { whenUnsatisfiable: 'ScheduleAnyway' });
 
   it.each<[string, Pod, Node[], Pod[], Record<string, number> | undefined]>([
     ['no constraints and no services: skipped', pod(), fourNodes, [], undefined],
