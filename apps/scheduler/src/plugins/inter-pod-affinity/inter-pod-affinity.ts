@@ -134,8 +134,10 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     };
     const m: ScoreMap = new Map();
     for (const info of all) {
+      const labels = info.node?.metadata.labels ?? {};
+      if (Object.keys(labels).length === 0) continue;
       const pods = hasConstraints ? info.pods : info.podsWithAffinity;
-      for (const existing of pods.values()) processExistingPod(m, input, existing, info);
+      for (const existing of pods.values()) processExistingPod(m, input, existing, labels);
     }
     if (m.size === 0) return Status.skip();
     state.write(preScoreKey, m);

@@ -52,11 +52,10 @@ export interface ScoreInput {
 /**
  * kube's processExistingPod: the incoming pod's preferred terms matched against the existing pod,
  * and the existing pod's required affinity (× hardPodAffinityWeight) and preferred terms matched
- * against the incoming pod, each credited to the existing pod's node's topology pair.
+ * against the incoming pod, each credited to the existing pod's node's topology pair. `labels` are
+ * the existing pod's node's labels (a node without labels is skipped by the caller).
  */
-export function processExistingPod(m: ScoreMap, input: ScoreInput, existing: PodInfo, info: NodeInfo): void {
-  const labels = info.node?.metadata.labels ?? {};
-  if (Object.keys(labels).length === 0) return;
+export function processExistingPod(m: ScoreMap, input: ScoreInput, existing: PodInfo, labels: Labels): void {
   const { pod, terms, nsLabels, args } = input;
   processTerms(m, terms.preferredAffinity, existing.pod, undefined, labels, 1);
   processTerms(m, terms.preferredAntiAffinity, existing.pod, undefined, labels, -1);
