@@ -19,6 +19,7 @@ import { Agent, request } from 'undici';
 import { DaemonProcess, freePort, schedulerEntry, writeKubeconfig } from '@keel/testing';
 import { cpuSeconds, histogram, minus, quantileBound, type Histogram } from './support/process-stats.js';
 import { Cluster, CONCURRENCY, pool, type PodShape } from './support/scheduler-cluster.js';
+import { cyclesPerSecond } from './support/scheduler-cycles.js';
 
 const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
 const NODE_COUNTS = (process.env['BENCH_NODES'] ?? '1000,5000').split(',').map(Number);
@@ -90,6 +91,10 @@ const WORKLOADS: readonly Workload[] = [
     }),
   },
 ];
+/** Pods per in-process cycle run (BENCH_CYCLE_PODS); 0 skips that part. */
+const CYCLE_PODS = Number(process.env['BENCH_CYCLE_PODS'] ?? 5000);
+/** BENCH_E2E=0 skips the runs through the API server. */
+const E2E = process.env['BENCH_E2E'] !== '0';
 const PICKED = (process.env['BENCH_WORKLOADS'] ?? WORKLOADS.map((w) => w.name).join(',')).split(',');
 
 /** BENCH_TRACE=1 prints how many pods were bound in each second of a run. */
@@ -281,7 +286,19 @@ export async function run(): Promise<void> {
   let rateAt5k: number | undefined;
   const affinityAt5k = new Map<string, number>();
   const workloads = WORKLOADS.filter((w) => PICKED.includes(w.name));
-  for (const nodes of NODE_COUNTS) {
+  if (CYCLE_PODS > 0) {
+    line(
+      `scheduling cycles per second in this process (no API server: the algorithm's ceiling), ${fmt(CYCLE_PODS)} pods each assumed on its node:`,
+    );
+    for (const nodes of NODE_COUNTS) {
+      for (const w of workloads) {
+        const r = cyclesPerSecond(nodes, CYCLE_PODS, w.shape(nodes));
+        const failed = r.failed > 0 ? ` (${fmt(r.failed)} found no node)` : '';
+        line(`  ${`${fmt(nodes)} nodes`.padStart(12)}, ${w.title.padEnd(22)} ${fmt(r.perS).padStart(6)} cycles/s${failed}`);
+      }
+    }
+  }
+  for (const nodes of E2E ? NODE_COUNTS : []) {
     const base = await baseline(nodes);
     const n = `${fmt(nodes)} nodes`.padStart(12);
     const errs = (f: Figures) => (f.errors ? ` (${f.errors} failed requests)` : '');
