@@ -294,7 +294,9 @@ export async function run(): Promise<void> {
       for (const w of workloads) {
         const r = cyclesPerSecond(nodes, CYCLE_PODS, w.shape(nodes));
         const failed = r.failed > 0 ? ` (${fmt(r.failed)} found no node)` : '';
-        line(`  ${`${fmt(nodes)} nodes`.padStart(12)}, ${w.title.padEnd(22)} ${fmt(r.perS).padStart(6)} cycles/s${failed}`);
+        line(
+          `  ${`${fmt(nodes)} nodes`.padStart(12)}, ${w.title.padEnd(22)} ${fmt(r.perS).padStart(6)} cycles/s${failed}`,
+        );
       }
     }
   }

@@ -25,18 +25,31 @@ function node(i: number): Node {
 
 function pod(i: number, shape: PodShape): Pod {
   return {
-    metadata: { name: `pod-${i}`, namespace: NS, uid: `uid-${i}`, labels: { app: 'bench', ...shape.labels?.(i) } },
+    metadata: {
+      name: `pod-${i}`,
+      namespace: NS,
+      uid: `uid-${i}`,
+      labels: { app: 'bench', ...shape.labels?.(i) },
+    },
     spec: {
       ...shape.spec?.(i),
       containers: [
-        { name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu: '100m', memory: '128Mi' } } },
+        {
+          name: 'app',
+          image: 'registry.example/app:1',
+          resources: { requests: { cpu: '100m', memory: '128Mi' } },
+        },
       ],
     },
   };
 }
 
 /** Cycles per second and how many pods found no node. */
-export function cyclesPerSecond(nodes: number, pods: number, shape: PodShape): { perS: number; failed: number } {
+export function cyclesPerSecond(
+  nodes: number,
+  pods: number,
+  shape: PodShape,
+): { perS: number; failed: number } {
   const cache = new SchedulerCache();
   for (let i = 0; i < nodes; i++) cache.addNode(node(i));
   const fwk = defaultFramework();
