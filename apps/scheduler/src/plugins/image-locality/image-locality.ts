@@ -52,9 +52,11 @@ export class ImageLocality implements ScorePlugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     const snapshot = state.snapshot;
     if (!snapshot) throw new Error('no node snapshot in the cycle state');
+    const containers = (pod.spec.initContainers ?? []).length + (pod.spec.containers ?? []).length;
+    // A node reporting no images scores the floor; most clusters' nodes in tests report none.
+    if (nodeInfo.images.size === 0) return calculatePriority(0, containers);
     const total = snapshot.numNodes();
     const sum = sumImageScores(nodeInfo, pod, total, (n) => snapshot.imageNumNodes(n));
-    const containers = (pod.spec.initContainers ?? []).length + (pod.spec.containers ?? []).length;
     return calculatePriority(sum, containers);
   }
 }

@@ -12,20 +12,22 @@ export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH =
 export const ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
 export const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
 
-/** Counts per topology pair (`key`, `value`), the pair encoded as one string. */
-export type TopologyCounts = Map<string, number>;
-
-const pairKey = (key: string, value: string) => `${key}\u0000${value}`;
+/** Counts per topology pair: topology key → value → count. */
+export type TopologyCounts = Map<string, Map<string, number>>;
 
 function add(m: TopologyCounts, key: string, value: string, n: number): void {
-  const k = pairKey(key, value);
-  const v = (m.get(k) ?? 0) + n;
-  if (v === 0) m.delete(k);
-  else m.set(k, v);
+  let byValue = m.get(key);
+  if (!byValue) m.set(key, (byValue = new Map()));
+  const v = (byValue.get(value) ?? 0) + n;
+  if (v !== 0) byValue.set(value, v);
+  else {
+    byValue.delete(value);
+    if (byValue.size === 0) m.delete(key);
+  }
 }
 
 export function countOf(m: TopologyCounts, key: string, value: string): number {
-  return m.get(pairKey(key, value)) ?? 0;
+  return m.get(key)?.get(value) ?? 0;
 }
 
 /** What PreFilter computes for Filter (kube's interpodaffinity preFilterState). */
@@ -44,29 +46,53 @@ function nodeLabels(info: NodeInfo): Labels {
   return info.node?.metadata.labels ?? {};
 }
 
-/** For each existing pod with required anti-affinity, the pairs where its terms match `pod`. */
-export function existingAntiAffinityCounts(
-  pod: Pod,
-  nsLabels: Labels,
-  nodes: readonly NodeInfo[],
-): TopologyCounts {
-  const counts: TopologyCounts = new Map();
-  for (const info of nodes) {
-    const labels = nodeLabels(info);
-    for (const existing of info.podsWithRequiredAntiAffinity.values()) {
-      for (const t of existing.affinity.requiredAntiAffinity) {
-        const v = labels[t.topologyKey];
-        if (v !== undefined && termMatches(t, pod, nsLabels)) add(counts, t.topologyKey, v, 1);
-      }
+/** The pairs where existing pods' required anti-affinity terms on one node select `pod`. */
+export function existingAntiOnNode(pod: Pod, nsLabels: Labels, info: NodeInfo): [string, string][] {
+  const out: [string, string][] = [];
+  const labels = nodeLabels(info);
+  for (const existing of info.podsWithRequiredAntiAffinity.values()) {
+    for (const t of existing.affinity.requiredAntiAffinity) {
+      const v = labels[t.topologyKey];
+      if (v !== undefined && termMatches(t, pod, nsLabels)) out.push([t.topologyKey, v]);
     }
   }
+  return out;
+}
+
+/** For each existing pod with required anti-affinity, the pairs where its terms match `pod`. */
+export function existingAntiAffinityCounts(
+  nodes: readonly NodeInfo[],
+  onNode: (info: NodeInfo) => readonly [string, string][],
+): TopologyCounts {
+  const counts: TopologyCounts = new Map();
+  for (const info of nodes) for (const [k, v] of onNode(info)) add(counts, k, v, 1);
   return counts;
+}
+
+/** On one node: pods matching all required affinity terms, and pods matching each anti-affinity term. */
+export interface IncomingOnNode {
+  readonly affinity: number;
+  readonly anti: readonly number[];
+}
+
+export function incomingOnNode(terms: PodAffinityTerms, info: NodeInfo): IncomingOnNode {
+  const req = terms.requiredAffinity;
+  const anti = terms.requiredAntiAffinity.map(() => 0);
+  let affinity = 0;
+  for (const { pod: existing } of info.pods.values()) {
+    if (req.length > 0 && podMatchesAllAffinityTerms(req, existing)) affinity++;
+    terms.requiredAntiAffinity.forEach((t, i) => {
+      if (termMatches(t, existing, undefined)) anti[i] = (anti[i] as number) + 1;
+    });
+  }
+  return { affinity, anti };
 }
 
 /** Existing pods matching the incoming pod's required affinity and anti-affinity terms. */
 export function incomingAffinityCounts(
   terms: PodAffinityTerms,
   nodes: readonly NodeInfo[],
+  onNode: (info: NodeInfo) => IncomingOnNode,
 ): { affinity: TopologyCounts; antiAffinity: TopologyCounts } {
   const affinity: TopologyCounts = new Map();
   const antiAffinity: TopologyCounts = new Map();
@@ -75,18 +101,18 @@ export function incomingAffinityCounts(
   if (req.length === 0 && anti.length === 0) return { affinity, antiAffinity };
   for (const info of nodes) {
     const labels = nodeLabels(info);
-    for (const { pod: existing } of info.pods.values()) {
-      if (req.length > 0 && podMatchesAllAffinityTerms(req, existing)) {
-        for (const t of req) {
-          const v = labels[t.topologyKey];
-          if (v !== undefined) add(affinity, t.topologyKey, v, 1);
-        }
-      }
-      for (const t of anti) {
+    const c = onNode(info);
+    if (c.affinity > 0) {
+      for (const t of req) {
         const v = labels[t.topologyKey];
-        if (v !== undefined && termMatches(t, existing, undefined)) add(antiAffinity, t.topologyKey, v, 1);
+        if (v !== undefined) add(affinity, t.topologyKey, v, c.affinity);
       }
     }
+    anti.forEach((t, i) => {
+      const n = c.anti[i] as number;
+      const v = labels[t.topologyKey];
+      if (n > 0 && v !== undefined) add(antiAffinity, t.topologyKey, v, n);
+    });
   }
   return { affinity, antiAffinity };
 }
@@ -120,8 +146,10 @@ export function satisfiesPodAntiAffinity(s: PreFilterState, info: NodeInfo): boo
 
 export function satisfiesExistingPodsAntiAffinity(s: PreFilterState, info: NodeInfo): boolean {
   if (s.existingAntiAffinityCounts.size === 0) return true;
-  for (const [k, v] of Object.entries(nodeLabels(info))) {
-    if (countOf(s.existingAntiAffinityCounts, k, v) > 0) return false;
+  const labels = nodeLabels(info);
+  for (const [k, byValue] of s.existingAntiAffinityCounts) {
+    const v = labels[k];
+    if (v !== undefined && (byValue.get(v) ?? 0) > 0) return false;
   }
   return true;
 }

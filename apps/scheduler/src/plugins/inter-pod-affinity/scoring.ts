@@ -6,67 +6,73 @@ import {
   type WeightedAffinityTerm,
 } from '../../framework/affinity-terms.js';
 import { MAX_NODE_SCORE } from '../../framework/interface.js';
-import type { NodeInfo, PodInfo } from '../../framework/node-info.js';
+import type { NodeInfo } from '../../framework/node-info.js';
 import type { Pod } from '../../framework/types.js';
 import type { InterPodAffinityArgs } from './args.js';
 
 /** topologyKey → value → score, kube's scoreMap. */
 export type ScoreMap = Map<string, Map<string, number>>;
 
-function processTerm(
-  m: ScoreMap,
-  term: AffinityTerm,
-  weight: number,
-  pod: Pod,
-  nsLabels: Labels | undefined,
-  nodeLabels: Labels,
-  multiplier: number,
-): void {
-  if (!termMatches(term, pod, nsLabels)) return;
-  const v = nodeLabels[term.topologyKey];
-  if (v === undefined) return;
-  let byValue = m.get(term.topologyKey);
-  if (!byValue) m.set(term.topologyKey, (byValue = new Map()));
-  byValue.set(v, (byValue.get(v) ?? 0) + weight * multiplier);
-}
-
-function processTerms(
-  m: ScoreMap,
-  terms: readonly WeightedAffinityTerm[],
-  pod: Pod,
-  nsLabels: Labels | undefined,
-  nodeLabels: Labels,
-  multiplier: number,
-): void {
-  for (const t of terms) processTerm(m, t, t.weight, pod, nsLabels, nodeLabels, multiplier);
+/** Adds `delta` to the pair's score. */
+export function addScore(m: ScoreMap, key: string, value: string, delta: number): void {
+  let byValue = m.get(key);
+  if (!byValue) m.set(key, (byValue = new Map()));
+  byValue.set(value, (byValue.get(value) ?? 0) + delta);
 }
 
 export interface ScoreInput {
   readonly pod: Pod;
-  /** The incoming pod's terms, namespace selectors already folded into namespaces. */
-  readonly terms: PodAffinityTerms;
   readonly nsLabels: Labels;
   readonly args: InterPodAffinityArgs;
 }
 
+/** Pods on the node matching one of the incoming pod's terms (namespaces already merged). */
+export function termCountOnNode(term: AffinityTerm, info: NodeInfo): number {
+  let n = 0;
+  for (const { pod } of info.pods.values()) if (termMatches(term, pod, undefined)) n++;
+  return n;
+}
+
+/** One existing pod's contribution: `[topologyKey, value, delta]` for its node's labels. */
+export type Contribution = [string, string, number];
+
+function existingTerm(
+  out: Contribution[],
+  term: AffinityTerm,
+  weight: number,
+  input: ScoreInput,
+  labels: Labels,
+): void {
+  const v = labels[term.topologyKey];
+  if (v === undefined || !termMatches(term, input.pod, input.nsLabels)) return;
+  out.push([term.topologyKey, v, weight]);
+}
+
 /**
- * kube's processExistingPod: the incoming pod's preferred terms matched against the existing pod,
- * and the existing pod's required affinity (× hardPodAffinityWeight) and preferred terms matched
- * against the incoming pod, each credited to the existing pod's node's topology pair. `labels` are
- * the existing pod's node's labels (a node without labels is skipped by the caller).
+ * The existing pods' side of kube's processExistingPod on one node: their required affinity terms
+ * matching the incoming pod add hardPodAffinityWeight, their preferred affinity (anti-affinity)
+ * terms add (subtract) their weight, each at the existing pod's node's topology pair.
  */
-export function processExistingPod(m: ScoreMap, input: ScoreInput, existing: PodInfo, labels: Labels): void {
-  const { pod, terms, nsLabels, args } = input;
-  processTerms(m, terms.preferredAffinity, existing.pod, undefined, labels, 1);
-  processTerms(m, terms.preferredAntiAffinity, existing.pod, undefined, labels, -1);
-  const e = existing.affinity;
-  if (args.hardPodAffinityWeight > 0) {
-    for (const t of e.requiredAffinity)
-      processTerm(m, t, args.hardPodAffinityWeight, pod, nsLabels, labels, 1);
+export function existingSideOnNode(input: ScoreInput, info: NodeInfo, labels: Labels): Contribution[] {
+  const out: Contribution[] = [];
+  const { args } = input;
+  for (const { affinity: e } of info.podsWithAffinity.values()) {
+    if (args.hardPodAffinityWeight > 0) {
+      for (const t of e.requiredAffinity) existingTerm(out, t, args.hardPodAffinityWeight, input, labels);
+    }
+    if (args.ignorePreferredTermsOfExistingPods) continue;
+    for (const t of e.preferredAffinity) existingTerm(out, t, t.weight, input, labels);
+    for (const t of e.preferredAntiAffinity) existingTerm(out, t, -t.weight, input, labels);
   }
-  if (args.ignorePreferredTermsOfExistingPods) return;
-  processTerms(m, e.preferredAffinity, pod, nsLabels, labels, 1);
-  processTerms(m, e.preferredAntiAffinity, pod, nsLabels, labels, -1);
+  return out;
+}
+
+/** The incoming pod's preferred terms, each with its signed weight. */
+export function incomingPreferred(terms: PodAffinityTerms): { term: WeightedAffinityTerm; sign: number }[] {
+  return [
+    ...terms.preferredAffinity.map((term) => ({ term, sign: 1 })),
+    ...terms.preferredAntiAffinity.map((term) => ({ term, sign: -1 })),
+  ];
 }
 
 /** A node's raw score: the sum over the map's topology keys of its own pair's value. */

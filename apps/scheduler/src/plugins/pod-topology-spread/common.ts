@@ -6,7 +6,7 @@ import {
 } from '@keel/apimachinery';
 import type { Labels } from '../../framework/affinity-terms.js';
 import type { ClusterObjects } from '../../framework/interface.js';
-import type { PodInfo } from '../../framework/node-info.js';
+import type { NodeInfo, PodInfo } from '../../framework/node-info.js';
 import type { Node, Pod, TopologySpreadConstraint } from '../../framework/types.js';
 import { doNotScheduleTaint, findUntoleratedTaint } from '../helper/tolerations.js';
 
@@ -108,6 +108,14 @@ export function matchesInclusionPolicies(
     if (taint) return false;
   }
   return true;
+}
+
+/** Counts a constraint's matching pods on one node (memoized by the plugin). */
+export type CountOnNode = (info: NodeInfo, c: Constraint, ns: string) => number;
+
+/** A string naming a selector: nil (nothing) and `{}` (everything) both print as ''. */
+export function selectorKey(selector: LabelSelector): string {
+  return `${selector.toString()}#${selector.isEmpty() ? 'E' : ''}`;
 }
 
 /**

@@ -5,11 +5,11 @@ import { Status, type MaybeStatus } from '../../framework/status.js';
 import type { Pod, TopologySpreadConstraint } from '../../framework/types.js';
 import { requiredNodeAffinity } from '../helper/node-selector.js';
 import {
-  countPodsMatchSelector,
   matchesInclusionPolicies,
   nodeHasAllTopologyKeys,
   podConstraints,
   type Constraint,
+  type CountOnNode,
 } from './common.js';
 
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
@@ -34,6 +34,7 @@ export function calPreFilterState(
   snapshot: Snapshot,
   defaults: readonly TopologySpreadConstraint[],
   objects: ClusterObjects,
+  count: CountOnNode,
 ): PreFilterState {
   const constraints = podConstraints(pod, 'DoNotSchedule', defaults, objects);
   const tpValueToMatchNum = constraints.map(() => new Map<string, number>());
@@ -49,7 +50,7 @@ export function calPreFilterState(
       if (!matchesInclusionPolicies(c, pod, node, required)) return;
       const value = labels[c.topologyKey] as string;
       const m = tpValueToMatchNum[i] as Map<string, number>;
-      m.set(value, (m.get(value) ?? 0) + countPodsMatchSelector(info.pods, c.selector, ns));
+      m.set(value, (m.get(value) ?? 0) + count(info, c, ns));
     });
   }
   const minMatchNum = tpValueToMatchNum.map((m) => {

@@ -9,9 +9,11 @@ import {
   type ScorePlugin,
 } from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node-info.js';
+import { memoized, NodeMemo } from '../../framework/node-memo.js';
 import { Status, type MaybeStatus } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
 import { parsePodTopologySpreadArgs, type PodTopologySpreadArgs } from './args.js';
+import { countPodsMatchSelector, selectorKey, type Constraint, type CountOnNode } from './common.js';
 import { calPreFilterState, filterNode, type PreFilterState } from './filtering.js';
 import { calPreScoreState, normalize, scoreNode, type PreScoreState } from './scoring.js';
 
@@ -34,13 +36,32 @@ function snapshotOf(state: CycleState) {
 export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
   readonly name = NAME;
 
+  /** Matching pods per node and selector, recounted only on nodes that changed. */
+  private readonly memo = new NodeMemo<number>();
+  /** The memo table of each constraint of the current cycle, so keys are not rebuilt per node. */
+  private readonly tables = new WeakMap<Constraint, ReturnType<NodeMemo<number>['table']>>();
+  private readonly count: CountOnNode = (info, c, ns) => {
+    let t = this.tables.get(c);
+    if (!t) {
+      t = this.memo.table(`${ns}\u0000${selectorKey(c.selector)}`);
+      this.tables.set(c, t);
+    }
+    return memoized(t, info, (i) => countPodsMatchSelector(i.pods, c.selector, ns));
+  };
+
   constructor(
     private readonly args: PodTopologySpreadArgs,
     private readonly objects: ClusterObjects,
   ) {}
 
   preFilter(state: CycleState, pod: Pod): MaybeStatus {
-    const s = calPreFilterState(pod, snapshotOf(state), this.args.defaultConstraints, this.objects);
+    const s = calPreFilterState(
+      pod,
+      snapshotOf(state),
+      this.args.defaultConstraints,
+      this.objects,
+      this.count,
+    );
     if (s.constraints.length === 0) return Status.skip();
     state.write(preFilterKey, s);
     return undefined;
@@ -62,6 +83,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       this.args.defaultConstraints,
       this.args.defaultingType === 'System',
       this.objects,
+      this.count,
     );
     if (!s) return Status.skip();
     state.write(preScoreKey, s);
@@ -71,7 +93,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     const s = state.read(preScoreKey);
     if (!s) throw new Error(`reading "PreScore${NAME}" from cycleState: not found`);
-    return scoreNode(s, pod, nodeInfo);
+    return scoreNode(s, pod, nodeInfo, this.count);
   }
 
   normalizeScores(scores: number[], state: CycleState): void {

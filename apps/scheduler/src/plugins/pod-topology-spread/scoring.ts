@@ -6,11 +6,11 @@ import type { Pod, TopologySpreadConstraint } from '../../framework/types.js';
 import { requiredNodeAffinity } from '../helper/node-selector.js';
 import { LABEL_HOSTNAME } from './args.js';
 import {
-  countPodsMatchSelector,
   matchesInclusionPolicies,
   nodeHasAllTopologyKeys,
   podConstraints,
   type Constraint,
+  type CountOnNode,
 } from './common.js';
 
 /** What PreScore computes for Score (kube's podtopologyspread preScoreState). */
@@ -37,6 +37,7 @@ export function calPreScoreState(
   defaults: readonly TopologySpreadConstraint[],
   systemDefaulted: boolean,
   objects: ClusterObjects,
+  count: CountOnNode,
 ): PreScoreState | undefined {
   const constraints = podConstraints(pod, 'ScheduleAnyway', defaults, objects);
   if (constraints.length === 0) return undefined;
@@ -78,14 +79,14 @@ export function calPreScoreState(
       const cur = m.get(v);
       // Domains without a feasible node, and hostname (counted per node in Score), are skipped.
       if (cur === undefined) return;
-      m.set(v, cur + countPodsMatchSelector(info.pods, c.selector, ns));
+      m.set(v, cur + count(info, c, ns));
     });
   }
   return { constraints, ignoredNodes, tpValueToPodCounts, normalizingWeight, feasible };
 }
 
 /** Fewer matching pods in the node's domains is better; Normalize reverses this raw count. */
-export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
+export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo, count: CountOnNode): number {
   if (s.ignoredNodes.has(info.name)) return 0;
   const labels = info.node?.metadata.labels ?? {};
   const ns = pod.metadata.namespace ?? '';
@@ -95,7 +96,7 @@ export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
     if (v === undefined) return;
     const cnt =
       c.topologyKey === LABEL_HOSTNAME
-        ? countPodsMatchSelector(info.pods, c.selector, ns)
+        ? count(info, c, ns)
         : ((s.tpValueToPodCounts[i] as Map<string, number>).get(v) ?? 0);
     // maxSkew − 1 waters down differences, so a small skew costs little.
     score += cnt * (s.normalizingWeight[i] as number) + (c.maxSkew - 1);
