@@ -128,7 +128,7 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     const sel = (obj as { spec?: { selector?: Labels | null } }).spec?.selector;
     let m = selectors.get(ns);
     if (present && sel) {
-      if (!m) selectors.set(ns, (m = new Map()));
+      if (!m) selectors.set(ns, (m = new Map<string, Labels>()));
       m.set(name, sel);
     } else if (m) {
       m.delete(name);

@@ -17,7 +17,7 @@ export type TopologyCounts = Map<string, Map<string, number>>;
 
 function add(m: TopologyCounts, key: string, value: string, n: number): void {
   let byValue = m.get(key);
-  if (!byValue) m.set(key, (byValue = new Map()));
+  if (!byValue) m.set(key, (byValue = new Map<string, number>()));
   const v = (byValue.get(value) ?? 0) + n;
   if (v !== 0) byValue.set(value, v);
   else {

@@ -16,7 +16,7 @@ export type ScoreMap = Map<string, Map<string, number>>;
 /** Adds `delta` to the pair's score. */
 export function addScore(m: ScoreMap, key: string, value: string, delta: number): void {
   let byValue = m.get(key);
-  if (!byValue) m.set(key, (byValue = new Map()));
+  if (!byValue) m.set(key, (byValue = new Map<string, number>()));
   byValue.set(value, (byValue.get(value) ?? 0) + delta);
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterAll, labelledNode, makeSnapshot, scoreAll } from '../../framework/testing/cluster.js';
 import { NO_CLUSTER_OBJECTS, type ClusterObjects } from '../../framework/interface.js';
-import type { Node, Pod, Taint, TopologySpreadConstraint } from '../../framework/types.js';
+import type { Node, Pod, TopologySpreadConstraint } from '../../framework/types.js';
 import { LABEL_TOPOLOGY_ZONE, parsePodTopologySpreadArgs, SYSTEM_DEFAULT_CONSTRAINTS } from './args.js';
 import { PodTopologySpread } from './pod-topology-spread.js';
 
@@ -75,7 +75,7 @@ const LABEL = {
 
 const taintedB = [
   node('node-a', 'zone1'),
-  node('node-b', 'zone1', { taints: [{ key: 'x', effect: 'NoSchedule' } as Taint] }),
+  node('node-b', 'zone1', { taints: [{ key: 'x', effect: 'NoSchedule' }] }),
   node('node-c', 'zone1'),
 ];
 const fourNodes = [
