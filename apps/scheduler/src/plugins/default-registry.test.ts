@@ -47,6 +47,7 @@ describe('newInTreeRegistry', () => {
       'PodTopologySpread',
       'InterPodAffinity',
       'NodeResourcesBalancedAllocation',
+      'ImageLocality',
     ]);
     // kube 1.33's v1 defaults, minus the plugins Keel lacks.
     expect(fwk.scorePlugins.map((s) => [s.plugin.name, s.weight])).toEqual([

@@ -28,7 +28,7 @@ const podWith = (...images: string[]): Pod => ({
 });
 
 describe('ImageLocality.score', () => {
-  it.each<[string, Pod, Record<string, number>]>([
+  it.each<[string, Pod, Record<string, number> | undefined]>([
     // node1: 40 MB × ½ = 20 MB, under 23 MB; node2: 250 MB × ½ = 125 MB → 100 × 102 / 1977.
     [
       'two images spread on two nodes, prefer the larger image one',
@@ -39,7 +39,8 @@ describe('ImageLocality.score', () => {
     ['two images on one node, prefer this node', podWith('gcr.io/40', 'gcr.io/300'), { node1: 7, node2: 0 }],
     // node1: 2000 × ½ = 1000 MB → 100 × 977 / 1977; node2: 5 MB.
     ['if exceed limit, use limit', podWith('gcr.io/2000', 'gcr.io/10'), { node1: 49, node2: 0 }],
-    ['a tag must match', podWith('gcr.io/300:v2'), { node1: 0, node2: 0 }],
+    // No node has it: every score would be 0, so scoring is skipped.
+    ['a tag must match', podWith('gcr.io/300:v2'), undefined],
     // One container: the cap is 1000 MB, and 300 MB × ½ = 150 MB → 100 × 127 / 977.
     ['an explicit tag', podWith('gcr.io/300:v1'), { node1: 12, node2: 0 }],
   ])('%s', (_name, pod, want) => {
@@ -51,6 +52,12 @@ describe('ImageLocality.score', () => {
     const snapshot = makeSnapshot([big('a'), big('b'), labelledNode('c', {})]);
     // 900 MB × ⅔ = 600 MB → 100 × 577 / 977.
     expect(scoreAll(new ImageLocality(), podWith('app'), snapshot)).toEqual({ a: 59, b: 59, c: 0 });
+  });
+
+  it('skips scoring when no node has any of the images', () => {
+    expect(scoreAll(new ImageLocality(), podWith('gcr.io/nowhere'), makeSnapshot([node1, node2]))).toBe(
+      undefined,
+    );
   });
 
   it('normalizes image names as the runtime does', () => {

@@ -1,6 +1,12 @@
 import type { CycleState } from '../../framework/cycle-state.js';
-import { MAX_NODE_SCORE, type PluginFactory, type ScorePlugin } from '../../framework/interface.js';
+import {
+  MAX_NODE_SCORE,
+  type PluginFactory,
+  type PreScorePlugin,
+  type ScorePlugin,
+} from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node-info.js';
+import { Status, type MaybeStatus } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
 
 export const NAME = 'ImageLocality';
@@ -46,8 +52,21 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 }
 
 /** kube's ImageLocality: prefers nodes that already have the pod's container images. */
-export class ImageLocality implements ScorePlugin {
+export class ImageLocality implements PreScorePlugin, ScorePlugin {
   readonly name = NAME;
+
+  /**
+   * Not in kube, and no change in outcome: when no node reports any of the pod's images every
+   * node would score 0, so the per-node pass is skipped.
+   */
+  preScore(state: CycleState, pod: Pod): MaybeStatus {
+    const snapshot = state.snapshot;
+    if (!snapshot) return undefined;
+    for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+      if (snapshot.imageNumNodes(normalizedImageName(c.image ?? '')) > 0) return undefined;
+    }
+    return Status.skip();
+  }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     const snapshot = state.snapshot;
