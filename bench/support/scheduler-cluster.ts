@@ -13,12 +13,28 @@ const TRACE = process.env['BENCH_TRACE'] === '1';
 export const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 64);
 const now = () => performance.now();
 
-function nodeObject(name: string): unknown {
+/** Nodes are spread over this many zones (`topology.kubernetes.io/zone`), for spreading workloads. */
+export const ZONES = 10;
+
+/** What a workload adds to each bench pod: labels and extra spec fields (affinity, spreading). */
+export interface PodShape {
+  readonly labels?: (i: number) => Readonly<Record<string, string>>;
+  readonly spec?: (i: number) => Readonly<Record<string, unknown>>;
+}
+
+function nodeObject(name: string, i: number): unknown {
   const resources = { cpu: '32', memory: '128Gi', pods: '110', 'ephemeral-storage': '100Gi' };
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } },
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'topology.kubernetes.io/zone': `zone-${i % ZONES}`,
+      },
+    },
     spec: {},
     status: {
       capacity: resources,
@@ -28,12 +44,13 @@ function nodeObject(name: string): unknown {
   };
 }
 
-function podBody(i: number): string {
+function podBody(i: number, shape: PodShape): string {
   return JSON.stringify({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `pod-${i}`, namespace: NS, labels: { app: 'bench' } },
+    metadata: { name: `pod-${i}`, namespace: NS, labels: { app: 'bench', ...shape.labels?.(i) } },
     spec: {
+      ...shape.spec?.(i),
       containers: [
         {
           name: 'app',
@@ -78,7 +95,7 @@ export class Cluster {
         JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }),
       );
       await pool(nodes, CONCURRENCY, (i) =>
-        c.post('/api/v1/nodes', JSON.stringify(nodeObject(c.nodeNames[i] ?? ''))),
+        c.post('/api/v1/nodes', JSON.stringify(nodeObject(c.nodeNames[i] ?? '', i))),
       );
       if (c.errors > 0) throw new Error(`${c.errors} node creates failed`);
     } catch (err) {
@@ -107,8 +124,8 @@ export class Cluster {
     return (await r.body.json()) as T;
   }
 
-  createPod(i: number): Promise<void> {
-    return this.post(`/api/v1/namespaces/${NS}/pods`, podBody(i));
+  createPod(i: number, shape: PodShape = {}): Promise<void> {
+    return this.post(`/api/v1/namespaces/${NS}/pods`, podBody(i, shape));
   }
 
   bindPod(i: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeNode, makePod } from '../framework/testing/fixtures.js';
+import type { Node, Pod } from '../framework/types.js';
 import { SchedulerCache } from './cache.js';
 
 const cpuOn = (cache: SchedulerCache, node: string) => cache.nodeInfo(node)?.requested.milliCPU;
@@ -121,5 +122,62 @@ describe('SchedulerCache', () => {
     const snapshot = cache.snapshot();
     expect(snapshot.numNodes()).toBe(5000);
     expect(snapshot.nodeInfos.every((n) => n.requested.milliCPU === 100 && n.pods.size === 1)).toBe(true);
+  });
+
+  it('indexes nodes holding pods with pod affinity and required anti-affinity', () => {
+    const cache = new SchedulerCache();
+    for (const n of ['n1', 'n2', 'n3']) cache.addNode(makeNode(n));
+    const term = { labelSelector: { matchLabels: { app: 'a' } }, topologyKey: 'zone' };
+    const withAffinity = (name: string, node: string, key: 'podAffinity' | 'podAntiAffinity'): Pod => {
+      const p = makePod(name, { nodeName: node });
+      return {
+        ...p,
+        spec: { ...p.spec, affinity: { [key]: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } },
+      };
+    };
+    const affine = withAffinity('aff', 'n1', 'podAffinity');
+    const anti = withAffinity('anti', 'n2', 'podAntiAffinity');
+    cache.addPod(makePod('plain', { nodeName: 'n3' }));
+    const lists = () => {
+      const s = cache.snapshot();
+      return [
+        s
+          .havePodsWithAffinity()
+          .map((n) => n.name)
+          .sort(),
+        s.havePodsWithRequiredAntiAffinity().map((n) => n.name),
+      ];
+    };
+    expect(lists()).toEqual([[], []]);
+    cache.addPod(affine);
+    cache.assumePod(withAffinity('anti', 'n2', 'podAntiAffinity'), 'n2');
+    expect(lists()).toEqual([['n1', 'n2'], ['n2']]);
+    expect(
+      cache.nodeInfo('n2')?.podsWithRequiredAntiAffinity.get('uid-anti')?.affinity.requiredAntiAffinity,
+    ).toHaveLength(1);
+    // The same pod updated without affinity leaves the index.
+    cache.updatePod(affine, makePod('aff', { nodeName: 'n1' }));
+    cache.forgetPod(anti);
+    expect(lists()).toEqual([[], []]);
+  });
+
+  it("counts the nodes reporting each image, following nodes' status", () => {
+    const cache = new SchedulerCache();
+    const withImages = (name: string, ...names: string[]): Node => ({
+      ...makeNode(name),
+      status: { ...makeNode(name).status, images: [{ names, sizeBytes: 100 }] },
+    });
+    cache.addNode(withImages('n1', 'app:1', 'app@sha256:x'));
+    cache.addNode(withImages('n2', 'app:1'));
+    const s = () => cache.snapshot();
+    expect([
+      s().imageNumNodes('app:1'),
+      s().imageNumNodes('app@sha256:x'),
+      s().imageNumNodes('db:1'),
+    ]).toEqual([2, 1, 0]);
+    cache.updateNode(undefined, withImages('n2', 'db:1'));
+    cache.removeNode(withImages('n1'));
+    expect([s().imageNumNodes('app:1'), s().imageNumNodes('db:1')]).toEqual([0, 1]);
+    expect(cache.nodeInfo('n2')?.images.get('db:1')).toBe(100);
   });
 });

@@ -22,13 +22,57 @@ export class SchedulerCache {
   private readonly podStates = new Map<string, PodState>();
   /** Rebuilt lazily after a node gains or loses its Node object. */
   private list: NodeInfo[] | undefined;
+  /**
+   * Nodes holding pods with pod (anti-)affinity, and with required anti-affinity: the affinity
+   * plugins visit only these for existing pods' terms (kube's HavePodsWithAffinityList), so a
+   * cluster without such pods pays nothing for them.
+   */
+  private readonly withAffinity = new Set<NodeInfo>();
+  private readonly withRequiredAntiAffinity = new Set<NodeInfo>();
+  private affinityList: NodeInfo[] | undefined;
+  private antiAffinityList: NodeInfo[] | undefined;
+  /** How many nodes report each image name (ImageLocality's spread). */
+  private readonly imageNodes = new Map<string, number>();
 
   addNode(node: Node): void {
     const name = node.metadata.name;
     let info = this.nodes.get(name);
     if (!info) this.nodes.set(name, (info = new NodeInfo(name)));
-    if (!info.node) this.list = undefined;
+    if (!info.node) this.invalidateLists();
+    this.countImages(info, -1);
     info.setNode(node);
+    this.countImages(info, 1);
+  }
+
+  private countImages(info: NodeInfo, sign: 1 | -1): void {
+    if (!info.node) return;
+    for (const name of info.images.keys()) {
+      const n = (this.imageNodes.get(name) ?? 0) + sign;
+      if (n <= 0) this.imageNodes.delete(name);
+      else this.imageNodes.set(name, n);
+    }
+  }
+
+  private invalidateLists(): void {
+    this.list = undefined;
+    this.affinityList = undefined;
+    this.antiAffinityList = undefined;
+  }
+
+  /** Keeps the affinity node sets in step with one node's pods. */
+  private trackAffinity(info: NodeInfo): void {
+    const a = info.podsWithAffinity.size > 0;
+    if (a !== this.withAffinity.has(info)) {
+      if (a) this.withAffinity.add(info);
+      else this.withAffinity.delete(info);
+      this.affinityList = undefined;
+    }
+    const r = info.podsWithRequiredAntiAffinity.size > 0;
+    if (r !== this.withRequiredAntiAffinity.has(info)) {
+      if (r) this.withRequiredAntiAffinity.add(info);
+      else this.withRequiredAntiAffinity.delete(info);
+      this.antiAffinityList = undefined;
+    }
   }
 
   updateNode(_oldNode: Node | undefined, newNode: Node): void {
@@ -42,9 +86,10 @@ export class SchedulerCache {
   removeNode(node: Node): void {
     const info = this.nodes.get(node.metadata.name);
     if (!info?.node) return;
+    this.countImages(info, -1);
     info.removeNode();
     if (info.pods.size === 0) this.nodes.delete(info.name);
-    this.list = undefined;
+    this.invalidateLists();
   }
 
   /**
@@ -96,7 +141,9 @@ export class SchedulerCache {
   private place(pod: Pod, nodeName: string, assumed: boolean): void {
     let info = this.nodes.get(nodeName);
     if (!info) this.nodes.set(nodeName, (info = new NodeInfo(nodeName)));
-    info.addPod(newPodInfo(pod));
+    const p = newPodInfo(pod);
+    info.addPod(p);
+    this.trackAffinity(info);
     this.podStates.set(podUid(pod), { nodeName, assumed });
   }
 
@@ -105,6 +152,7 @@ export class SchedulerCache {
     const info = this.nodes.get(state.nodeName);
     if (!info) return;
     info.removePod(key);
+    this.trackAffinity(info);
     if (!info.node && info.pods.size === 0) this.nodes.delete(info.name);
   }
 
@@ -118,6 +166,11 @@ export class SchedulerCache {
     const nodeInfos = (this.list ??= [...this.nodes.values()].filter((n) => n.node !== undefined));
     return {
       nodeInfos,
+      havePodsWithAffinity: () =>
+        (this.affinityList ??= [...this.withAffinity].filter((n) => n.node !== undefined)),
+      havePodsWithRequiredAntiAffinity: () =>
+        (this.antiAffinityList ??= [...this.withRequiredAntiAffinity].filter((n) => n.node !== undefined)),
+      imageNumNodes: (name) => this.imageNodes.get(name) ?? 0,
       get: (name) => {
         const n = this.nodes.get(name);
         return n?.node ? n : undefined;

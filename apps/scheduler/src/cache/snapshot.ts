@@ -9,5 +9,11 @@ export interface Snapshot {
   /** Nodes that have a Node object, in a stable order (changes only when nodes come and go). */
   readonly nodeInfos: readonly NodeInfo[];
   get(nodeName: string): NodeInfo | undefined;
+  /** Nodes with at least one pod with pod affinity or anti-affinity. */
+  havePodsWithAffinity(): readonly NodeInfo[];
+  /** Nodes with at least one pod with required pod anti-affinity. */
+  havePodsWithRequiredAntiAffinity(): readonly NodeInfo[];
+  /** How many nodes report an image under this name. */
+  imageNumNodes(imageName: string): number;
   numNodes(): number;
 }

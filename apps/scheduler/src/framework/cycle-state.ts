@@ -1,3 +1,5 @@
+import type { Snapshot } from '../cache/snapshot.js';
+
 /**
  * A typed key into CycleState. The object itself is the key, so two plugins can use the same
  * label without clashing; the type parameter only ties `write` and `read` together.
@@ -22,6 +24,11 @@ export class CycleState {
   readonly skipFilterPlugins = new Set<string>();
   /** Plugins whose PreScore returned Skip: their Score does not run this cycle. */
   readonly skipScorePlugins = new Set<string>();
+  /**
+   * Every node of this cycle (kube's SnapshotSharedLister), for plugins that count pods across the
+   * cluster, not just on the node being filtered. Set by the scheduler before PreFilter.
+   */
+  snapshot: Snapshot | undefined;
 
   write<T>(key: StateKey<T>, value: T): void {
     this.data.set(key, value);

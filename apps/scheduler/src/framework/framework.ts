@@ -4,6 +4,7 @@ import {
   MAX_NODE_SCORE,
   MIN_NODE_SCORE,
   type BindPlugin,
+  type ClusterObjects,
   type FilterPlugin,
   type PreEnqueuePlugin,
   type PreFilterPlugin,
@@ -68,8 +69,11 @@ export class Framework {
    * with kube's wording, when a plugin is not registered, does not implement a point it is
    * explicitly enabled at, or is enabled twice, and when no queue sort plugin is left.
    */
-  static fromProfile(profile: SchedulerProfile, registry: Registry): Framework {
-    const lists = buildPluginLists(profile, registry, { profileName: profile.schedulerName });
+  static fromProfile(profile: SchedulerProfile, registry: Registry, objects?: ClusterObjects): Framework {
+    const lists = buildPluginLists(profile, registry, {
+      profileName: profile.schedulerName,
+      ...(objects ? { objects } : {}),
+    });
     if (lists.points.queueSort.length === 0) throw new Error('no queue sort plugin is enabled');
     return new Framework(profile.schedulerName, profile.percentageOfNodesToScore, lists);
   }

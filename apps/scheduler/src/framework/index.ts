@@ -4,6 +4,8 @@ export { BIND_ALL_HOST_IP, HostPortInfo, podHostPorts, type HostPort } from './h
 export {
   MAX_NODE_SCORE,
   MIN_NODE_SCORE,
+  NO_CLUSTER_OBJECTS,
+  type ClusterObjects,
   type BindPlugin,
   type FilterPlugin,
   type FrameworkHandle,

@@ -1,3 +1,5 @@
+import type { LabelSelector } from '@keel/apimachinery';
+import type { Labels } from './affinity-terms.js';
 import type { CycleState } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
 import type { MaybeStatus } from './status.js';
@@ -70,9 +72,32 @@ export interface BindPlugin extends Plugin {
   bind(state: CycleState, pod: Pod, nodeName: string, signal?: AbortSignal): Promise<MaybeStatus>;
 }
 
+/**
+ * Cluster objects other than pods and nodes that plugins read (kube's informer listers): namespace
+ * labels for affinity terms' namespaceSelector, and services, whose selectors default topology
+ * spreading. Reads are from the informers' caches, never from the API server.
+ */
+export interface ClusterObjects {
+  /** The namespace's labels; undefined when the namespace is not known. */
+  namespaceLabels(name: string): Labels | undefined;
+  /** Names of the namespaces whose labels match. */
+  namespacesMatching(selector: LabelSelector): string[];
+  /** `spec.selector` of each service in the namespace that has one. */
+  serviceSelectors(namespace: string): readonly Labels[];
+}
+
+/** No namespaces and no services: for tests and for frameworks built without informers. */
+export const NO_CLUSTER_OBJECTS: ClusterObjects = {
+  namespaceLabels: () => undefined,
+  namespacesMatching: () => [],
+  serviceSelectors: () => [],
+};
+
 /** What a plugin factory gets besides its args. */
 export interface FrameworkHandle {
   readonly profileName: string;
+  /** Defaults to NO_CLUSTER_OBJECTS. */
+  readonly objects?: ClusterObjects;
 }
 
 /** A plugin's `pluginConfig` args; `{}` when the profile configures none. */

@@ -1,3 +1,9 @@
+import {
+  hasPodAffinity,
+  NO_AFFINITY_TERMS,
+  podAffinityTerms,
+  type PodAffinityTerms,
+} from './affinity-terms.js';
 import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
 import {
   addResource,
@@ -21,12 +27,42 @@ export interface PodInfo {
   /** cpu / memory for scoring, a missing request counting as 100m / 200Mi. */
   readonly nonZero: { readonly milliCPU: number; readonly memory: number };
   readonly hostPorts: readonly HostPort[];
+  /** The pod has pod affinity or anti-affinity (kube's PodsWithAffinity membership). */
+  readonly withAffinity: boolean;
+  /** Parsed once here, since existing pods' terms are read in every cycle. */
+  readonly affinity: PodAffinityTerms;
 }
 
 export function newPodInfo(pod: Pod): PodInfo {
   const requests = podRequests(pod);
   requests.pods = 1;
-  return { pod, key: podUid(pod), requests, nonZero: podNonZeroRequests(pod), hostPorts: podHostPorts(pod) };
+  const withAffinity = hasPodAffinity(pod);
+  let affinity = NO_AFFINITY_TERMS;
+  if (withAffinity) {
+    try {
+      affinity = podAffinityTerms(pod);
+    } catch {
+      // An invalid selector (API validation prevents it) matches nothing, as kube's parse error does.
+    }
+  }
+  return {
+    pod,
+    key: podUid(pod),
+    requests,
+    nonZero: podNonZeroRequests(pod),
+    hostPorts: podHostPorts(pod),
+    withAffinity,
+    affinity,
+  };
+}
+
+/** A node's images by every name it reports (node.status.images), with their size. */
+export function nodeImages(node: Node): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const img of node.status?.images ?? []) {
+    for (const name of img.names ?? []) out.set(name, img.sizeBytes ?? 0);
+  }
+  return out;
 }
 
 /**
@@ -41,6 +77,12 @@ export class NodeInfo {
   readonly requested: Resource = emptyResource();
   readonly nonZeroRequested = { milliCPU: 0, memory: 0 };
   readonly usedPorts = new HostPortInfo();
+  /** Pods with pod affinity or anti-affinity (kube's PodsWithAffinity), by key. */
+  readonly podsWithAffinity = new Map<string, PodInfo>();
+  /** Pods with required anti-affinity terms (kube's PodsWithRequiredAntiAffinity), by key. */
+  readonly podsWithRequiredAntiAffinity = new Map<string, PodInfo>();
+  /** Image name → size in bytes, from the node's status. */
+  images: ReadonlyMap<string, number> = new Map();
   /** Bumped on every change, so callers can tell whether a node changed since they last looked. */
   generation = 0;
 
@@ -54,12 +96,14 @@ export class NodeInfo {
   setNode(node: Node): void {
     this.node = node;
     this.allocatable = nodeAllocatable(node);
+    this.images = nodeImages(node);
     this.generation++;
   }
 
   removeNode(): void {
     this.node = undefined;
     this.allocatable = emptyResource();
+    this.images = new Map();
     this.generation++;
   }
 
@@ -82,6 +126,14 @@ export class NodeInfo {
     addResource(this.requested, p.requests, sign);
     this.nonZeroRequested.milliCPU += sign * p.nonZero.milliCPU;
     this.nonZeroRequested.memory += sign * p.nonZero.memory;
+    if (p.withAffinity) {
+      if (sign === 1) this.podsWithAffinity.set(p.key, p);
+      else this.podsWithAffinity.delete(p.key);
+    }
+    if (p.affinity.requiredAntiAffinity.length > 0) {
+      if (sign === 1) this.podsWithRequiredAntiAffinity.set(p.key, p);
+      else this.podsWithRequiredAntiAffinity.delete(p.key);
+    }
     for (const hp of p.hostPorts) {
       if (sign === 1) this.usedPorts.add(hp);
       else this.usedPorts.remove(hp);

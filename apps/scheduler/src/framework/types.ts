@@ -33,6 +33,7 @@ export interface ResourceRequirements {
 
 export interface Container {
   readonly name?: string;
+  readonly image?: string;
   readonly resources?: ResourceRequirements;
   readonly ports?: readonly ContainerPort[];
   /** `Always` marks a sidecar among the init containers. */
@@ -79,11 +80,63 @@ export interface NodeAffinity {
   readonly preferredDuringSchedulingIgnoredDuringExecution?: readonly PreferredSchedulingTerm[] | null;
 }
 
+/** metav1.LabelSelector: nil matches nothing, empty matches everything. */
+export interface LabelSelectorSpec {
+  readonly matchLabels?: Readonly<Record<string, string>> | null;
+  readonly matchExpressions?:
+    | readonly {
+        readonly key: string;
+        readonly operator: string;
+        readonly values?: readonly string[] | null;
+      }[]
+    | null;
+}
+
+export interface PodAffinityTerm {
+  readonly labelSelector?: LabelSelectorSpec | null;
+  readonly namespaces?: readonly string[] | null;
+  readonly namespaceSelector?: LabelSelectorSpec | null;
+  readonly topologyKey: string;
+}
+
+export interface WeightedPodAffinityTerm {
+  readonly weight: number;
+  readonly podAffinityTerm: PodAffinityTerm;
+}
+
+/** PodAffinity and PodAntiAffinity have the same shape. */
+export interface PodAffinity {
+  readonly requiredDuringSchedulingIgnoredDuringExecution?: readonly PodAffinityTerm[] | null;
+  readonly preferredDuringSchedulingIgnoredDuringExecution?: readonly WeightedPodAffinityTerm[] | null;
+}
+
+export interface Affinity {
+  readonly nodeAffinity?: NodeAffinity | null;
+  readonly podAffinity?: PodAffinity | null;
+  readonly podAntiAffinity?: PodAffinity | null;
+  readonly [key: string]: unknown;
+}
+
+export interface TopologySpreadConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  /** `DoNotSchedule` or `ScheduleAnyway`. */
+  readonly whenUnsatisfiable: string;
+  readonly labelSelector?: LabelSelectorSpec | null;
+  readonly minDomains?: number | null;
+  /** `Honor` (default) or `Ignore`. */
+  readonly nodeAffinityPolicy?: string | null;
+  /** `Ignore` (default) or `Honor`. */
+  readonly nodeTaintsPolicy?: string | null;
+  readonly matchLabelKeys?: readonly string[] | null;
+}
+
 export interface PodSpec {
   readonly nodeName?: string;
   readonly schedulerName?: string;
   readonly nodeSelector?: Readonly<Record<string, string>> | null;
-  readonly affinity?: { readonly nodeAffinity?: NodeAffinity | null; readonly [key: string]: unknown } | null;
+  readonly affinity?: Affinity | null;
+  readonly topologySpreadConstraints?: readonly TopologySpreadConstraint[] | null;
   readonly tolerations?: readonly Toleration[] | null;
   readonly containers?: readonly Container[];
   readonly initContainers?: readonly Container[] | null;
@@ -112,8 +165,14 @@ export interface NodeSpec {
   readonly [key: string]: unknown;
 }
 
+export interface ContainerImage {
+  readonly names?: readonly string[] | null;
+  readonly sizeBytes?: number;
+}
+
 export interface NodeStatus {
   readonly allocatable?: ResourceList;
+  readonly images?: readonly ContainerImage[] | null;
   readonly capacity?: ResourceList;
   readonly [key: string]: unknown;
 }

@@ -24,7 +24,7 @@ function errorsOf(body: string): string[] {
 
 describe('configuration rules', () => {
   const defaultPlugins =
-    'PrioritySort, SchedulingGates, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, NodeResourcesBalancedAllocation, DefaultBinder';
+    'PrioritySort, SchedulingGates, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity, NodeResourcesBalancedAllocation, ImageLocality, DefaultBinder';
   it.each<[string, string, string[]]>([
     ['parallelism', 'parallelism: 0\n', ['parallelism must be greater than 0, got 0']],
     [
@@ -112,10 +112,42 @@ describe('configuration rules', () => {
     ],
     [
       'plugin config',
-      'profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n  - name: NodeResourcesFit\n  - name: InterPodAffinity\n',
+      'profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n  - name: NodeResourcesFit\n  - name: VolumeBinding\n',
       [
         'profiles[0].pluginConfig[1].name "NodeResourcesFit" is configured more than once',
-        `profiles[0].pluginConfig[2].name "InterPodAffinity" is not a known plugin; known plugins: ${defaultPlugins}`,
+        `profiles[0].pluginConfig[2].name "VolumeBinding" is not a known plugin; known plugins: ${defaultPlugins}`,
+      ],
+    ],
+    [
+      'InterPodAffinity args',
+      'profiles:\n- pluginConfig:\n  - name: NodeName\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: 101\n',
+      [
+        'profiles[0].pluginConfig[1].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]',
+      ],
+    ],
+    [
+      'PodTopologySpread args with System defaulting',
+      'profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultConstraints:\n      - maxSkew: 1\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n',
+      [
+        'profiles[0].pluginConfig[0].args.defaultingType: Invalid value: "System": when .defaultConstraints are not empty',
+      ],
+    ],
+    [
+      'PodTopologySpread args listed',
+      'profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints:\n      - maxSkew: 0\n        topologyKey: ""\n        whenUnsatisfiable: Sometimes\n        labelSelector: {}\n      - maxSkew: 1\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n      - maxSkew: 2\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n',
+      [
+        'profiles[0].pluginConfig[0].args.defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)',
+        'profiles[0].pluginConfig[0].args.defaultConstraints[0].topologyKey: Required value: can not be empty',
+        'profiles[0].pluginConfig[0].args.defaultConstraints[0].whenUnsatisfiable: Unsupported value: "Sometimes": supported values: "DoNotSchedule", "ScheduleAnyway"',
+        'profiles[0].pluginConfig[0].args.defaultConstraints[0].labelSelector: Forbidden: constraint must not define a selector, as they deduced for each pod',
+        'profiles[0].pluginConfig[0].args.defaultConstraints[2]: Duplicate value: "{zone, DoNotSchedule}"',
+      ],
+    ],
+    [
+      'PodTopologySpread unknown defaulting type',
+      'profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: Zonal\n',
+      [
+        'profiles[0].pluginConfig[0].args.defaultingType: Unsupported value: "Zonal": supported values: "List", "System"',
       ],
     ],
     [

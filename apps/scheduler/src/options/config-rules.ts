@@ -1,4 +1,6 @@
 import { validateLeaderElection, type LeaderElectionFieldNamer } from '@keel/leaderelection';
+import { validateInterPodAffinityArgs } from '../plugins/inter-pod-affinity/args.js';
+import { validatePodTopologySpreadArgs } from '../plugins/pod-topology-spread/args.js';
 import type { PluginSetFile, ProfileFile, SchedulerConfigFile } from './config-schema.js';
 import {
   ALL_PLUGINS,
@@ -105,6 +107,22 @@ const pluginConfigKnownAndUnique: FileRule = (profiles) =>
     });
   });
 
+/** Plugins whose args are checked when the file is read, with kube's field paths and wording. */
+const ARGS_VALIDATORS: Readonly<
+  Record<string, (args: Readonly<Record<string, unknown>>, path: string) => string[]>
+> = {
+  InterPodAffinity: validateInterPodAffinityArgs,
+  PodTopologySpread: validatePodTopologySpreadArgs,
+};
+
+const pluginArgsValid: FileRule = (profiles) =>
+  profiles.flatMap((p, i) =>
+    (p.pluginConfig ?? []).flatMap((c, j) => {
+      const validate = Object.hasOwn(ARGS_VALIDATORS, c.name) ? ARGS_VALIDATORS[c.name] : undefined;
+      return validate ? validate(c.args ?? {}, `profiles[${i}].pluginConfig[${j}].args`) : [];
+    }),
+  );
+
 const FILE_RULES: readonly FileRule[] = [
   pluginNamesKnown,
   pluginWeightsNonNegative,
@@ -112,6 +130,7 @@ const FILE_RULES: readonly FileRule[] = [
   queueSortSingle,
   queueSortCommon,
   pluginConfigKnownAndUnique,
+  pluginArgsValid,
 ];
 
 /** Plugin rules over a file's profiles as written. */

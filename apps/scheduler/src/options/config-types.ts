@@ -50,7 +50,10 @@ export const KNOWN_PLUGINS = [
   'NodeAffinity',
   'NodePorts',
   'NodeResourcesFit',
+  'PodTopologySpread',
+  'InterPodAffinity',
   'NodeResourcesBalancedAllocation',
+  'ImageLocality',
   'DefaultBinder',
 ] as const;
 
@@ -113,7 +116,8 @@ export interface SchedulerConfiguration {
 }
 
 /**
- * kube-scheduler's default plugin set (MultiPoint, in order), restricted to the plugins Keel has.
+ * kube-scheduler's (v1.33) default plugin set (MultiPoint, in order), restricted to the plugins
+ * Keel has (the volume plugins and DefaultPreemption are not).
  * Weights are those of the score plugins.
  */
 export const DEFAULT_MULTI_POINT: readonly Plugin[] = [
@@ -125,6 +129,9 @@ export const DEFAULT_MULTI_POINT: readonly Plugin[] = [
   { name: 'NodeAffinity', weight: 2 },
   { name: 'NodePorts' },
   { name: 'NodeResourcesFit', weight: 1 },
+  { name: 'PodTopologySpread', weight: 2 },
+  { name: 'InterPodAffinity', weight: 2 },
   { name: 'NodeResourcesBalancedAllocation', weight: 1 },
+  { name: 'ImageLocality', weight: 1 },
   { name: 'DefaultBinder' },
 ];

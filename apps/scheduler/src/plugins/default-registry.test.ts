@@ -23,7 +23,13 @@ describe('newInTreeRegistry', () => {
     );
     expect(names(fwk.preEnqueuePlugins)).toEqual(['SchedulingGates']);
     expect(names(fwk.queueSortPlugins)).toEqual(['PrioritySort']);
-    expect(names(fwk.preFilterPlugins)).toEqual(['NodeAffinity', 'NodePorts', 'NodeResourcesFit']);
+    expect(names(fwk.preFilterPlugins)).toEqual([
+      'NodeAffinity',
+      'NodePorts',
+      'NodeResourcesFit',
+      'PodTopologySpread',
+      'InterPodAffinity',
+    ]);
     expect(names(fwk.filterPlugins)).toEqual([
       'NodeUnschedulable',
       'NodeName',
@@ -31,18 +37,27 @@ describe('newInTreeRegistry', () => {
       'NodeAffinity',
       'NodePorts',
       'NodeResourcesFit',
+      'PodTopologySpread',
+      'InterPodAffinity',
     ]);
     expect(names(fwk.preScorePlugins)).toEqual([
       'TaintToleration',
       'NodeAffinity',
       'NodeResourcesFit',
+      'PodTopologySpread',
+      'InterPodAffinity',
       'NodeResourcesBalancedAllocation',
+      'ImageLocality',
     ]);
+    // kube 1.33's v1 defaults, minus the plugins Keel lacks.
     expect(fwk.scorePlugins.map((s) => [s.plugin.name, s.weight])).toEqual([
       ['TaintToleration', 3],
       ['NodeAffinity', 2],
       ['NodeResourcesFit', 1],
+      ['PodTopologySpread', 2],
+      ['InterPodAffinity', 2],
       ['NodeResourcesBalancedAllocation', 1],
+      ['ImageLocality', 1],
     ]);
     expect(names(fwk.bindPlugins)).toEqual(['DefaultBinder']);
     expect(fwk.profileName).toBe('default-scheduler');

@@ -1,10 +1,13 @@
 import { Registry } from '../framework/registry.js';
+import * as imageLocality from './image-locality/image-locality.js';
+import * as interPodAffinity from './inter-pod-affinity/inter-pod-affinity.js';
 import * as nodeAffinity from './node-affinity/node-affinity.js';
 import * as nodeName from './node-name/node-name.js';
 import * as nodePorts from './node-ports/node-ports.js';
 import * as balancedAllocation from './node-resources-balanced-allocation/node-resources-balanced-allocation.js';
 import * as nodeResourcesFit from './node-resources-fit/node-resources-fit.js';
 import * as nodeUnschedulable from './node-unschedulable/node-unschedulable.js';
+import * as podTopologySpread from './pod-topology-spread/pod-topology-spread.js';
 import * as prioritySort from './priority-sort/priority-sort.js';
 import * as schedulingGates from './scheduling-gates/scheduling-gates.js';
 import * as taintToleration from './taint-toleration/taint-toleration.js';
@@ -24,7 +27,10 @@ export function newInTreeRegistry(): Registry {
     nodeAffinity,
     nodePorts,
     nodeResourcesFit,
+    podTopologySpread,
+    interPodAffinity,
     balancedAllocation,
+    imageLocality,
   ]) {
     registry.register(p.NAME, p.create);
   }

@@ -182,6 +182,18 @@ export class PriorityQueue implements SchedulingQueue {
     this.active.moveRequestCycle = this.active.schedulingCycle;
   }
 
+  movePodsAffectedBy(_event: ClusterEvent, select: (p: QueuedPodInfo) => boolean): void {
+    if (this.unschedulable.size === 0) return;
+    let moved = false;
+    for (const p of this.unschedulable.list()) {
+      if (p.gated || !select(p)) continue;
+      this.unschedulable.delete(p.key);
+      this.toActiveOrBackoff(p);
+      moved = true;
+    }
+    if (moved) this.active.moveRequestCycle = this.active.schedulingCycle;
+  }
+
   schedulingCycle(): number {
     return this.active.schedulingCycle;
   }

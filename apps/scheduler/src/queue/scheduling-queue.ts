@@ -22,6 +22,12 @@ export const ASSIGNED_POD_DELETE: ClusterEvent = {
   action: 'Delete',
   label: 'AssignedPodDelete',
 };
+export const ASSIGNED_POD_ADD: ClusterEvent = { resource: 'Pod', action: 'Add', label: 'AssignedPodAdd' };
+export const ASSIGNED_POD_UPDATE: ClusterEvent = {
+  resource: 'Pod',
+  action: 'Update',
+  label: 'AssignedPodUpdate',
+};
 export const UNSCHEDULABLE_TIMEOUT: ClusterEvent = {
   resource: '*',
   action: '*',
@@ -53,6 +59,12 @@ export interface SchedulingQueue {
   addUnschedulable(pInfo: QueuedPodInfo, podSchedulingCycle: number): void;
   /** A cluster event: unschedulable pods (those passing `preCheck`) go to backoff or active. */
   moveAllToActiveOrBackoff(event: ClusterEvent, preCheck?: (pod: Pod) => boolean): void;
+  /**
+   * A narrower event (a pod was bound or relabelled): only the unschedulable pods `select` picks
+   * move, and only a move marks the current cycle, so frequent bindings do not send every failing
+   * pod to backoff (kube's AssignedPodAdded with getUnschedulablePodsWithMatchingAffinityTerm).
+   */
+  movePodsAffectedBy(event: ClusterEvent, select: (p: QueuedPodInfo) => boolean): void;
   /** The current scheduling cycle number. */
   schedulingCycle(): number;
   /** Starts the flush loops (backoff every second, unschedulable leftovers every 30 s). */

@@ -1,10 +1,12 @@
 /**
- * The scheduler's two informers (kube's addAllEventHandlers over the shared informer factory):
- * pods that are not terminal, in every namespace, and nodes. Their events feed the scheduling
- * queue and cache; scheduling starts once both have listed.
+ * The scheduler's informers (kube's addAllEventHandlers over the shared informer factory): pods
+ * that are not terminal, in every namespace, and nodes, whose events feed the scheduling queue and
+ * cache; namespaces and services, which plugins read. Scheduling starts once all have listed.
  */
 import { createInformer, type Informer, type KubeObject, type RestClient } from '@keel/client';
 import type { Logger } from '@keel/log';
+import type { Labels } from '../framework/affinity-terms.js';
+import type { ClusterObjects } from '../framework/interface.js';
 import type { Node, Pod } from '../framework/types.js';
 import type { EventHandlers } from '../scheduling/event-handlers.js';
 
@@ -14,6 +16,12 @@ export const POD_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=Failed'
 export interface SchedulerInformers {
   readonly pods: Informer<KubeObject>;
   readonly nodes: Informer<KubeObject>;
+  /** Namespace labels (pod affinity's namespaceSelector). */
+  readonly namespaces: Informer<KubeObject>;
+  /** Service selectors (default topology spreading). */
+  readonly services: Informer<KubeObject>;
+  /** What plugins read from the namespace and service informers. */
+  readonly objects: ClusterObjects;
   start(): void;
   /** True once both have listed; false when `signal` aborts or they stop first. */
   waitForSync(signal?: AbortSignal): Promise<boolean>;
@@ -105,20 +113,65 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     },
   });
 
+  const namespaces = createInformer<KubeObject>({
+    client: deps.client,
+    listPath: '/api/v1/namespaces',
+    transform: dropManagedFields,
+    onError: onError('namespaces'),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  // Service selectors by namespace, so defaulting a pod's spread reads only its namespace's.
+  const selectors = new Map<string, Map<string, Labels>>();
+  const setService = (obj: KubeObject, present: boolean) => {
+    const ns = obj.metadata?.namespace ?? '';
+    const name = obj.metadata?.name ?? '';
+    const sel = (obj as { spec?: { selector?: Labels | null } }).spec?.selector;
+    let m = selectors.get(ns);
+    if (present && sel) {
+      if (!m) selectors.set(ns, (m = new Map<string, Labels>()));
+      m.set(name, sel);
+    } else if (m) {
+      m.delete(name);
+      if (m.size === 0) selectors.delete(ns);
+    }
+  };
+  const services = createInformer<KubeObject>({
+    client: deps.client,
+    listPath: '/api/v1/services',
+    transform: dropManagedFields,
+    onError: onError('services'),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onAdd: (obj) => setService(obj, true),
+    onUpdate: (_old, obj) => setService(obj, true),
+    onDelete: (obj) => setService(obj, false),
+  });
+  const objects: ClusterObjects = {
+    namespaceLabels: (name) => namespaces.get(name)?.metadata?.labels ?? undefined,
+    namespacesMatching: (selector) =>
+      namespaces
+        .list()
+        .filter((ns) => selector.matches(ns.metadata?.labels ?? {}))
+        .map((ns) => ns.metadata?.name ?? ''),
+    serviceSelectors: (ns) => [...(selectors.get(ns)?.values() ?? [])],
+  };
+  const all = [nodes, pods, namespaces, services];
+
   return {
     pods,
     nodes,
+    namespaces,
+    services,
+    objects,
     start() {
       // Order does not matter: the cache keeps pods of nodes it has not seen yet.
-      nodes.start();
-      pods.start();
+      for (const i of all) i.start();
     },
     async waitForSync(signal) {
-      const [n, p] = await Promise.all([nodes.waitForSync(signal), pods.waitForSync(signal)]);
-      return n && p;
+      const synced = await Promise.all(all.map((i) => i.waitForSync(signal)));
+      return synced.every(Boolean);
     },
     async stop() {
-      await Promise.all([pods.stop(), nodes.stop()]);
+      await Promise.all(all.map((i) => i.stop()));
     },
     getPod(key) {
       const obj = pods.get(key);

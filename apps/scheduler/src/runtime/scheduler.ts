@@ -7,7 +7,7 @@ import type { RestClient } from '@keel/client';
 import type { Logger } from '@keel/log';
 import { SchedulerCache } from '../cache/cache.js';
 import { Framework } from '../framework/framework.js';
-import type { BindPlugin, PluginFactory } from '../framework/interface.js';
+import type { BindPlugin, ClusterObjects, PluginFactory } from '../framework/interface.js';
 import { podName, type Pod } from '../framework/types.js';
 import type { SchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from '../plugins/default-registry.js';
@@ -31,9 +31,12 @@ import { TimedQueue } from './timed-queue.js';
 export function buildFrameworks(
   configuration: Pick<SchedulerConfiguration, 'profiles'>,
   binder: PluginFactory,
+  objects?: ClusterObjects,
 ): Map<string, Framework> {
   const registry = newInTreeRegistry().register(DEFAULT_BINDER, binder);
-  return new Map(configuration.profiles.map((p) => [p.schedulerName, Framework.fromProfile(p, registry)]));
+  return new Map(
+    configuration.profiles.map((p) => [p.schedulerName, Framework.fromProfile(p, registry, objects)]),
+  );
 }
 
 /** The profile problems only building the frameworks finds, for start-up errors. */
@@ -81,7 +84,13 @@ export class Scheduler {
 
   constructor(private readonly deps: SchedulerDeps) {
     const cfg = deps.configuration;
-    this.frameworks = buildFrameworks(cfg, defaultBinder(deps.client));
+    // The plugins read namespaces and services through the informers, which are made below.
+    const objects: ClusterObjects = {
+      namespaceLabels: (n) => this.informers.objects.namespaceLabels(n),
+      namespacesMatching: (sel) => this.informers.objects.namespacesMatching(sel),
+      serviceSelectors: (ns) => this.informers.objects.serviceSelectors(ns),
+    };
+    this.frameworks = buildFrameworks(cfg, defaultBinder(deps.client), objects);
     const first = [...this.frameworks.values()][0];
     if (!first) throw new Error('at least one profile is required');
     const inner = new PriorityQueue({

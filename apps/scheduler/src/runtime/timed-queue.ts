@@ -80,6 +80,10 @@ export class TimedQueue implements SchedulingQueue {
     this.inner.moveAllToActiveOrBackoff(event, preCheck);
   }
 
+  movePodsAffectedBy(event: ClusterEvent, select: (p: QueuedPodInfo) => boolean): void {
+    this.inner.movePodsAffectedBy(event, select);
+  }
+
   schedulingCycle(): number {
     return this.inner.schedulingCycle();
   }

@@ -98,6 +98,65 @@ describe('event handlers', () => {
   });
 });
 
+describe('event handlers: pods bound or relabelled', () => {
+  const wantsDb: Pod = {
+    ...makePod('waits'),
+    spec: {
+      ...makePod('waits').spec,
+      affinity: {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'zone' },
+          ],
+        },
+      },
+    },
+  };
+
+  async function parked(pod: Pod, plugin: string) {
+    const s = setup();
+    s.h.onPodAdd(pod);
+    const p = await s.queue.pop();
+    if (!p) throw new Error('empty');
+    p.unschedulablePlugins = new Set([plugin]);
+    s.queue.addUnschedulable(p, s.queue.schedulingCycle());
+    s.queue.done(p.pod);
+    s.clock.advance(10_000);
+    return s;
+  }
+
+  it('retries a pod whose required affinity the newly bound pod matches, and only that', async () => {
+    const s = await parked(wantsDb, 'InterPodAffinity');
+    s.h.onPodAdd(makePod('web', { nodeName: 'n1', labels: { app: 'web' } }));
+    expect(s.queued()).toEqual(['waits:unschedulable']);
+    s.h.onPodAdd(makePod('db', { nodeName: 'n1', labels: { app: 'db' } }));
+    expect(s.queued()).toEqual(['waits:active']);
+  });
+
+  it('retries it when an assigned pod is relabelled to match', async () => {
+    const s = await parked(wantsDb, 'InterPodAffinity');
+    const before = makePod('x', { nodeName: 'n1', labels: { app: 'web' } });
+    s.h.onPodAdd(before);
+    expect(s.queued()).toEqual(['waits:unschedulable']);
+    s.h.onPodUpdate(before, makePod('x', { nodeName: 'n1', labels: { app: 'db' } }));
+    expect(s.queued()).toEqual(['waits:active']);
+  });
+
+  it('retries a pod topology spreading rejected when a pod of its namespace is bound', async () => {
+    const s = await parked(makePod('spread'), 'PodTopologySpread');
+    s.h.onPodAdd(makePod('elsewhere', { nodeName: 'n1', namespace: 'other' }));
+    expect(s.queued()).toEqual(['spread:unschedulable']);
+    s.h.onPodAdd(makePod('here', { nodeName: 'n1' }));
+    expect(s.queued()).toEqual(['spread:active']);
+  });
+
+  it('leaves pods other plugins rejected where they are', async () => {
+    const s = await parked(makePod('big'), 'NodeResourcesFit');
+    s.h.onPodAdd(makePod('here', { nodeName: 'n1' }));
+    expect(s.queued()).toEqual(['big:unschedulable']);
+  });
+});
+
 describe('nodeSchedulingPropertiesChanged', () => {
   it.each([
     ['nothing', makeNode('n'), makeNode('n'), false],

@@ -1,7 +1,12 @@
 import type { SchedulerCache } from '../cache/cache.js';
+import { podAffinityTerms, podMatchesAllAffinityTerms } from '../framework/affinity-terms.js';
+import type { QueuedPodInfo } from '../framework/interface.js';
 import type { Node, Pod } from '../framework/types.js';
 import {
+  ASSIGNED_POD_ADD,
   ASSIGNED_POD_DELETE,
+  ASSIGNED_POD_UPDATE,
+  type ClusterEvent,
   NODE_ADD,
   NODE_UPDATE,
   type SchedulingQueue,
@@ -31,6 +36,30 @@ export function nodeSchedulingPropertiesChanged(oldNode: Node, newNode: Node): b
 }
 
 /**
+ * Whether a newly assigned (or relabelled) pod can let an unschedulable pod fit: it matches all of
+ * that pod's required affinity terms (kube's getUnschedulablePodsWithMatchingAffinityTerm), or
+ * that pod was rejected by topology spreading in the same namespace, where one more pod in a
+ * domain can raise the minimum.
+ */
+export function assignedPodMayHelp(assigned: Pod): (p: QueuedPodInfo) => boolean {
+  return (p) => {
+    const pod = p.pod;
+    if (
+      p.unschedulablePlugins.has('PodTopologySpread') &&
+      (pod.metadata.namespace ?? '') === (assigned.metadata.namespace ?? '')
+    ) {
+      return true;
+    }
+    if (!pod.spec.affinity?.podAffinity) return false;
+    try {
+      return podMatchesAllAffinityTerms(podAffinityTerms(pod).requiredAffinity, assigned);
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
  * kube's addAllEventHandlers, minus the informers: routes pod and node watch events to the cache
  * (assigned pods, nodes) and the queue (pending pods of this scheduler's profiles), and moves
  * unschedulable pods back when an event frees room. Feed it the pod informer's events as they come
@@ -42,6 +71,8 @@ export function newEventHandlers(
   profileNames: ReadonlySet<string>,
 ): EventHandlers {
   const pending = (pod: Pod) => !isAssigned(pod) && !isTerminal(pod) && responsibleForPod(pod, profileNames);
+  const assignedChanged = (event: ClusterEvent, pod: Pod) =>
+    queue.movePodsAffectedBy(event, assignedPodMayHelp(pod));
   const assignedDeleted = (pod: Pod) => {
     cache.removePod(pod);
     queue.moveAllToActiveOrBackoff(ASSIGNED_POD_DELETE);
@@ -50,15 +81,24 @@ export function newEventHandlers(
   return {
     onPodAdd(pod) {
       if (isTerminal(pod)) return;
-      if (isAssigned(pod)) cache.addPod(pod);
-      else if (pending(pod)) queue.add(pod);
+      if (isAssigned(pod)) {
+        cache.addPod(pod);
+        assignedChanged(ASSIGNED_POD_ADD, pod);
+      } else if (pending(pod)) queue.add(pod);
     },
     onPodUpdate(oldPod, newPod) {
       if (isAssigned(newPod)) {
         // Bound (by us or anyone): it leaves the queue and starts counting on its node.
         if (!isAssigned(oldPod)) queue.delete(oldPod);
-        if (isTerminal(newPod)) assignedDeleted(newPod);
-        else cache.updatePod(oldPod, newPod);
+        if (isTerminal(newPod)) {
+          assignedDeleted(newPod);
+          return;
+        }
+        cache.updatePod(oldPod, newPod);
+        if (!isAssigned(oldPod)) assignedChanged(ASSIGNED_POD_ADD, newPod);
+        else if (json(oldPod.metadata.labels) !== json(newPod.metadata.labels)) {
+          assignedChanged(ASSIGNED_POD_UPDATE, newPod);
+        }
         return;
       }
       if (pending(newPod)) queue.update(oldPod, newPod);

@@ -102,6 +102,7 @@ export class PodScheduler {
     const numAll = nodes.length;
     if (numAll === 0) return failed(Status.of(Code.UnschedulableAndUnresolvable, NO_NODES_AVAILABLE));
 
+    state.snapshot = snapshot;
     const diagnosis = new Diagnosis();
     const pre = fwk.runPreFilterPlugins(state, pod);
     if (pre?.isRejected()) {

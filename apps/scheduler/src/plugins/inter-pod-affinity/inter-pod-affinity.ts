@@ -1,0 +1,211 @@
+import { nothingLabelSelector } from '@keel/apimachinery';
+import {
+  podAffinityTerms,
+  type AffinityTerm,
+  type Labels,
+  type PodAffinityTerms,
+} from '../../framework/affinity-terms.js';
+import { memoized, NodeMemo } from '../../framework/node-memo.js';
+import { stateKey, type CycleState } from '../../framework/cycle-state.js';
+import {
+  NO_CLUSTER_OBJECTS,
+  type ClusterObjects,
+  type FilterPlugin,
+  type PluginFactory,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+} from '../../framework/interface.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import { Status, type MaybeStatus } from '../../framework/status.js';
+import type { Pod } from '../../framework/types.js';
+import { parseInterPodAffinityArgs, type InterPodAffinityArgs } from './args.js';
+import {
+  ERR_REASON_AFFINITY_RULES_NOT_MATCH,
+  ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
+  ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
+  existingAntiAffinityCounts,
+  existingAntiOnNode,
+  incomingAffinityCounts,
+  incomingOnNode,
+  satisfiesExistingPodsAntiAffinity,
+  satisfiesPodAffinity,
+  satisfiesPodAntiAffinity,
+  type IncomingOnNode,
+  type PreFilterState,
+} from './filtering.js';
+import {
+  addScore,
+  existingSideOnNode,
+  incomingPreferred,
+  normalize,
+  scoreNode,
+  termCountOnNode,
+  type Contribution,
+  type ScoreInput,
+  type ScoreMap,
+} from './scoring.js';
+
+/** A string naming what a term selects, for the per-node memo. */
+function termKey(t: AffinityTerm): string {
+  const sel = (s: AffinityTerm['selector']) => `${s.toString()}#${s.isEmpty() ? 'E' : ''}`;
+  return `${[...t.namespaces].sort().join(',')}|${sel(t.selector)}|${sel(t.namespaceSelector)}`;
+}
+
+/** A string naming the incoming pod as existing pods' terms see it. */
+function podKey(pod: Pod, nsLabels: Labels): string {
+  return `${pod.metadata.namespace ?? ''}\u0000${JSON.stringify(pod.metadata.labels ?? {})}\u0000${JSON.stringify(nsLabels)}`;
+}
+
+export const NAME = 'InterPodAffinity';
+
+const preFilterKey = stateKey<PreFilterState>('PreFilter' + NAME);
+const preScoreKey = stateKey<ScoreMap>('PreScore' + NAME);
+
+function snapshotOf(state: CycleState) {
+  if (!state.snapshot) throw new Error('no node snapshot in the cycle state');
+  return state.snapshot;
+}
+
+/**
+ * Pod affinity and anti-affinity (kube's InterPodAffinity). Filter: the incoming pod's required
+ * affinity and anti-affinity, and existing pods' required anti-affinity against it, counted per
+ * topology pair in PreFilter. Score: preferred terms both ways and existing pods' required
+ * affinity (× hardPodAffinityWeight), min-max normalized.
+ */
+export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+  readonly name = NAME;
+  // Per-node results kept across cycles and recomputed only on nodes that changed: pods of one
+  // workload ask the same questions, so most cycles do not revisit every pod in the cluster.
+  private readonly incomingMemo = new NodeMemo<IncomingOnNode>();
+  private readonly existingAntiMemo = new NodeMemo<readonly [string, string][]>();
+  private readonly termCountMemo = new NodeMemo<number>();
+  private readonly existingSideMemo = new NodeMemo<Contribution[]>();
+
+  constructor(
+    private readonly args: InterPodAffinityArgs,
+    private readonly objects: ClusterObjects,
+  ) {}
+
+  /**
+   * kube's mergeAffinityTermNamespacesIfNotEmpty: a namespace selector becomes the names of the
+   * namespaces it matches now, so matching existing pods needs no namespace lookups.
+   */
+  private mergeNamespaces(terms: readonly AffinityTerm[]): void {
+    for (const t of terms) {
+      if (t.namespaceSelector.isEmpty()) continue;
+      for (const ns of this.objects.namespacesMatching(t.namespaceSelector)) t.namespaces.add(ns);
+      t.namespaceSelector = nothingLabelSelector();
+    }
+  }
+
+  preFilter(state: CycleState, pod: Pod): MaybeStatus {
+    const snapshot = snapshotOf(state);
+    const terms = podAffinityTerms(pod);
+    const withAntiAffinity = snapshot.havePodsWithRequiredAntiAffinity();
+    if (
+      withAntiAffinity.length === 0 &&
+      terms.requiredAffinity.length === 0 &&
+      terms.requiredAntiAffinity.length === 0
+    ) {
+      return Status.skip();
+    }
+    this.mergeNamespaces(terms.requiredAffinity);
+    this.mergeNamespaces(terms.requiredAntiAffinity);
+    const nsLabels = this.objects.namespaceLabels(pod.metadata.namespace ?? '') ?? {};
+    const exTable = this.existingAntiMemo.table(podKey(pod, nsLabels));
+    const existing = existingAntiAffinityCounts(withAntiAffinity, (info) =>
+      memoized(exTable, info, (i) => existingAntiOnNode(pod, nsLabels, i)),
+    );
+    const inTable = this.incomingMemo.table(
+      `${terms.requiredAffinity.map(termKey).join(';')}/${terms.requiredAntiAffinity.map(termKey).join(';')}`,
+    );
+    const incoming = incomingAffinityCounts(terms, snapshot.nodeInfos, (info) =>
+      memoized(inTable, info, (i) => incomingOnNode(terms, i)),
+    );
+    if (
+      existing.size === 0 &&
+      terms.requiredAffinity.length === 0 &&
+      terms.requiredAntiAffinity.length === 0
+    ) {
+      return Status.skip();
+    }
+    state.write(preFilterKey, {
+      pod,
+      terms,
+      existingAntiAffinityCounts: existing,
+      affinityCounts: incoming.affinity,
+      antiAffinityCounts: incoming.antiAffinity,
+    });
+    return undefined;
+  }
+
+  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const s = state.read(preFilterKey);
+    if (!s) return Status.fromError(new Error(`reading "PreFilter${NAME}" from cycleState: not found`));
+    if (!satisfiesPodAffinity(s, nodeInfo)) return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
+    if (!satisfiesPodAntiAffinity(s, nodeInfo))
+      return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+    if (!satisfiesExistingPodsAntiAffinity(s, nodeInfo)) {
+      return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+    }
+    return undefined;
+  }
+
+  preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
+    if (nodes.length === 0) return undefined;
+    const a = pod.spec.affinity;
+    const hasConstraints =
+      (a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+      (a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+    if (this.args.ignorePreferredTermsOfExistingPods && !hasConstraints) return Status.skip();
+    const snapshot = snapshotOf(state);
+    // Without preferred terms of its own, only existing pods with affinity can move the score.
+    const all = hasConstraints ? snapshot.nodeInfos : snapshot.havePodsWithAffinity();
+    if (all.length === 0) return Status.skip();
+    const terms: PodAffinityTerms = podAffinityTerms(pod);
+    this.mergeNamespaces(terms.preferredAffinity);
+    this.mergeNamespaces(terms.preferredAntiAffinity);
+    const nsLabels = this.objects.namespaceLabels(pod.metadata.namespace ?? '') ?? {};
+    const input: ScoreInput = { pod, nsLabels, args: this.args };
+    const m: ScoreMap = new Map();
+    const preferred = incomingPreferred(terms).map((p) => ({
+      ...p,
+      table: this.termCountMemo.table(termKey(p.term)),
+    }));
+    const existingTable = this.existingSideMemo.table(
+      `${podKey(pod, nsLabels)}\u0000${this.args.hardPodAffinityWeight}\u0000${this.args.ignorePreferredTermsOfExistingPods}`,
+    );
+    for (const info of all) {
+      const labels = info.node?.metadata.labels ?? {};
+      if (Object.keys(labels).length === 0) continue;
+      for (const { term, sign, table } of preferred) {
+        const v = labels[term.topologyKey];
+        if (v === undefined) continue;
+        const n = memoized(table, info, (i) => termCountOnNode(term, i));
+        if (n > 0) addScore(m, term.topologyKey, v, sign * term.weight * n);
+      }
+      if (info.podsWithAffinity.size === 0) continue;
+      const side = memoized(existingTable, info, (i) => existingSideOnNode(input, i, labels));
+      for (const [k, v, d] of side) addScore(m, k, v, d);
+    }
+    if (m.size === 0) return Status.skip();
+    state.write(preScoreKey, m);
+    return undefined;
+  }
+
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number {
+    const m = state.read(preScoreKey);
+    if (!m) throw new Error(`reading "PreScore${NAME}" from cycleState: not found`);
+    return scoreNode(m, nodeInfo);
+  }
+
+  normalizeScores(scores: number[], state: CycleState): void {
+    const m = state.read(preScoreKey);
+    if (!m || m.size === 0) return;
+    normalize(scores);
+  }
+}
+
+export const create: PluginFactory = (args, handle) =>
+  new InterPodAffinity(parseInterPodAffinityArgs(args), handle.objects ?? NO_CLUSTER_OBJECTS);

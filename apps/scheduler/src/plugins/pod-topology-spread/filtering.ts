@@ -1,0 +1,83 @@
+import type { Snapshot } from '../../cache/snapshot.js';
+import type { ClusterObjects } from '../../framework/interface.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import { Status, type MaybeStatus } from '../../framework/status.js';
+import type { Pod, TopologySpreadConstraint } from '../../framework/types.js';
+import { requiredNodeAffinity } from '../helper/node-selector.js';
+import {
+  matchesInclusionPolicies,
+  nodeHasAllTopologyKeys,
+  podConstraints,
+  type Constraint,
+  type CountOnNode,
+} from './common.js';
+
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
+
+/** What PreFilter computes for Filter: matching pods per domain and the minimum, per constraint. */
+export interface PreFilterState {
+  readonly constraints: readonly Constraint[];
+  /** Per constraint: topology value → matching pods in that domain. */
+  readonly tpValueToMatchNum: readonly Map<string, number>[];
+  /** Per constraint: the smallest count over its domains (kube's criticalPaths[0]). */
+  readonly minMatchNum: readonly number[];
+}
+
+/**
+ * kube's calPreFilterState: counts, for each DoNotSchedule constraint, the pods matching its
+ * selector in each domain, over the nodes that have every topology key and pass the constraint's
+ * node inclusion policies.
+ */
+export function calPreFilterState(
+  pod: Pod,
+  snapshot: Snapshot,
+  defaults: readonly TopologySpreadConstraint[],
+  objects: ClusterObjects,
+  count: CountOnNode,
+): PreFilterState {
+  const constraints = podConstraints(pod, 'DoNotSchedule', defaults, objects);
+  const tpValueToMatchNum = constraints.map(() => new Map<string, number>());
+  if (constraints.length === 0) return { constraints, tpValueToMatchNum, minMatchNum: [] };
+  const required = requiredNodeAffinity(pod);
+  const ns = pod.metadata.namespace ?? '';
+  for (const info of snapshot.nodeInfos) {
+    const node = info.node;
+    if (!node) continue;
+    const labels = node.metadata.labels ?? {};
+    if (!nodeHasAllTopologyKeys(labels, constraints)) continue;
+    constraints.forEach((c, i) => {
+      if (!matchesInclusionPolicies(c, pod, node, required)) return;
+      const value = labels[c.topologyKey] as string;
+      const m = tpValueToMatchNum[i] as Map<string, number>;
+      m.set(value, (m.get(value) ?? 0) + count(info, c, ns));
+    });
+  }
+  const minMatchNum = tpValueToMatchNum.map((m) => {
+    let min = Number.MAX_SAFE_INTEGER;
+    for (const n of m.values()) if (n < min) min = n;
+    return min;
+  });
+  return { constraints, tpValueToMatchNum, minMatchNum };
+}
+
+/**
+ * A node fails when it lacks a topology key (unresolvable), or when placing the pod there would
+ * make its domain's count, minus the global minimum, exceed maxSkew. With fewer eligible domains
+ * than minDomains the global minimum counts as 0.
+ */
+export function filterNode(s: PreFilterState, pod: Pod, info: NodeInfo): MaybeStatus {
+  const labels = info.node?.metadata.labels ?? {};
+  const podLabels = pod.metadata.labels ?? {};
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i] as Constraint;
+    const value = labels[c.topologyKey];
+    if (value === undefined) return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+    const counts = s.tpValueToMatchNum[i] as Map<string, number>;
+    const minMatch = counts.size < c.minDomains ? 0 : (s.minMatchNum[i] as number);
+    const self = c.selector.matches(podLabels) ? 1 : 0;
+    const skew = (counts.get(value) ?? 0) + self - minMatch;
+    if (skew > c.maxSkew) return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+  }
+  return undefined;
+}
