@@ -157,6 +157,8 @@ describe('compose.yaml', () => {
         'jsonpath={.status.userInfo.username}',
       ]);
       expect(other).toBe('system:serviceaccount:compose:robot');
+      // Node's own warnings (listener leaks, deprecations) have no place in a daemon's log.
+      for (const p of procs) expect(p.stderr).not.toMatch(/\(node:\d+\) \w*Warning/);
     });
 
     it('two schedulers elect one leader, which binds a pod, and each passes its health check', async () => {

@@ -190,8 +190,9 @@ export async function runServer(
 ): Promise<number> {
   const { storage, metrics } = parts;
   const shutdownInitiated = new AbortController();
-  // Every post-start hook waiting for the store listens on it at once; that is not a leak.
-  setMaxListeners(64, shutdownInitiated.signal);
+  // Every post-start hook, informer and controller (several per served resource, about 70
+  // resources) listens on it at once; that is not a leak, so Node's warning at 64 is raised.
+  setMaxListeners(512, shutdownInitiated.signal);
   const health = new HealthRegistries({ livezGracePeriodMs: config.lifecycle.livezGracePeriod.milliseconds });
   health.addHealthChecks(
     pingCheck,

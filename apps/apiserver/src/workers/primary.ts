@@ -95,7 +95,10 @@ export function runPrimary(logger: Logger, signal: AbortSignal, opts: PrimaryOpt
         slot.worker = undefined;
         const reason = slot.reason ?? (sig ? `killed by ${sig}` : `exited with status ${code}`);
         if (stopping) {
-          if (code !== 0) {
+          // A worker told to stop while still loading dies of the SIGTERM itself (its handlers
+          // are not installed yet): it was serving nothing, so that is a clean stop too.
+          const stoppedBeforeServing = sig === 'SIGTERM' && !slot.started;
+          if (code !== 0 && !stoppedBeforeServing) {
             exitCode = 1;
             logger.error('Worker did not shut down cleanly', { worker: slot.id, pid: w.process.pid, reason });
           }
