@@ -120,6 +120,7 @@ async function soak(opts: SoakOptions): Promise<number> {
         watches: counters.watchesOpen,
         watchEvents: counters.watchEvents,
         schedulerRssBytes: rssOf(sched?.child.pid),
+        metricsBytes: metrics.length,
       };
       lastReq = counters.requests;
       lastT = t;
@@ -177,7 +178,7 @@ async function soak(opts: SoakOptions): Promise<number> {
       return 1;
     }
     console.log(
-      `\nPASS: no failed request; RSS ${mib(verdict.rssStart)} → ${mib(verdict.rssEnd)} after the warm-up ` +
+      `\nPASS: no failed request; RSS ${mib(verdict.rssMiddle)} → ${mib(verdict.rssEnd)} in the second half ` +
         `(limit +${opts.maxRssGrowthPct}%)`,
     );
     return 0;
