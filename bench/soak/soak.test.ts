@@ -201,8 +201,10 @@ describe('progress line', () => {
     q.update('first');
     now = 30_000;
     q.update('skipped');
-    now = 60_000;
+    now = 59_990;
     q.update('second');
+    now = 70_000;
+    q.update('skipped too');
     q.done();
     expect(log).toEqual(['first\n', 'second\n']);
   });
