@@ -20,7 +20,8 @@ import {
 import { ProgressLine, mib } from '../support/progress.js';
 import { Counters, SoakClient, prepare, runLoad, sleep } from './load.js';
 import { parseSoakArgs, USAGE, type SoakOptions } from './options.js';
-import { CSV_HEADER, csvLine, judge, summaryLines, type Sample } from './summary.js';
+import { GcTrace } from './gc-trace.js';
+import { CSV_HEADER, csvLine, fullGcLines, judge, summaryLines, type Sample } from './summary.js';
 
 /** VmRSS of a process from /proc, bytes; NaN when it is gone. */
 function rssOf(pid: number | undefined): number {
@@ -73,9 +74,19 @@ async function soak(opts: SoakOptions): Promise<number> {
   try {
     if (!envRedis) redis = await startRedisServer();
     const redisUrl = envRedis ?? redis!.url;
-    api = await TestApiServer.start({ redisUrl, namespaceLifecycle: true });
+    // --trace-gc for the API server only (DaemonProcess reads this variable at each start).
+    const nodeArgs = process.env['KEEL_DAEMON_NODE_ARGS'];
+    const serverStarting = Date.now();
+    process.env['KEEL_DAEMON_NODE_ARGS'] = `${nodeArgs ?? ''} --trace-gc`;
+    try {
+      api = await TestApiServer.start({ redisUrl, namespaceLifecycle: true });
+    } finally {
+      if (nodeArgs === undefined) delete process.env['KEEL_DAEMON_NODE_ARGS'];
+      else process.env['KEEL_DAEMON_NODE_ARGS'] = nodeArgs;
+    }
     await api.ready(30_000);
     const pid = api.process.child.pid;
+    const serverStarted = serverStarting;
     client = new SoakClient(api.url, api.ca, counters);
     await prepare(client, 3);
     if (opts.scheduler) {
@@ -91,8 +102,11 @@ async function soak(opts: SoakOptions): Promise<number> {
     if (opts.csv) writeFileSync(opts.csv, CSV_HEADER + '\n');
 
     const samples: Sample[] = [];
+    const gcTrace = new GcTrace();
     const totalS = opts.duration.seconds;
     const t0 = Date.now();
+    // V8 stamps GC lines with ms since the process started; this maps them to the load's clock.
+    const t0ServerMs = t0 - serverStarted;
     const elapsed = () => (Date.now() - t0) / 1000;
     // Starts the lag histogram's interval at the load's start.
     await client.text('/metrics');
@@ -107,6 +121,8 @@ async function soak(opts: SoakOptions): Promise<number> {
       } catch (err) {
         counters.error(`GET /metrics: ${(err as Error).message}`);
       }
+      // The server's stdout carries only the GC trace: read, it is dropped.
+      api!.process.stdout = gcTrace.consume(api!.process.stdout);
       const s: Sample = {
         t,
         rssBytes: rssOf(pid),
@@ -121,6 +137,7 @@ async function soak(opts: SoakOptions): Promise<number> {
         watchEvents: counters.watchEvents,
         schedulerRssBytes: rssOf(sched?.child.pid),
         metricsBytes: metrics.length,
+        heapAfterFullGcBytes: gcTrace.lastAfterBytes,
       };
       lastReq = counters.requests;
       lastT = t;
@@ -170,6 +187,7 @@ async function soak(opts: SoakOptions): Promise<number> {
     console.log('');
     for (const line of summaryLines(samples, verdict, { seconds: ranS, byKind: counters.byKind }))
       console.log(line);
+    for (const line of fullGcLines(gcTrace.gcs, t0ServerMs, opts.warmup.seconds)) console.log(line);
     console.log(`watch reconnects ${counters.watchReconnects}`);
     if (ranS < totalS - opts.interval.seconds)
       console.log(`NOTE: stopped after ${ranS.toFixed(0)} s of the ${totalS.toFixed(0)} s asked for`);

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { formatProgress, formatSeconds, ProgressLine } from '../support/progress.js';
+import { GcTrace, parseFullGcs } from './gc-trace.js';
 import { parseSoakArgs } from './options.js';
-import { csvLine, judge, lagWindows, percentile, slope, summaryLines, type Sample } from './summary.js';
+import {
+  csvLine,
+  fullGcLines,
+  judge,
+  lagWindows,
+  percentile,
+  slope,
+  summaryLines,
+  type Sample,
+} from './summary.js';
 
 describe('soak flags', () => {
   it('defaults to one hour after a two-minute warm-up, sampled every 10 s', () => {
@@ -65,6 +75,7 @@ function sample(t: number, rssMiB: number, lag = 1): Sample {
     watchEvents: t,
     schedulerRssBytes: NaN,
     metricsBytes: 2048,
+    heapAfterFullGcBytes: NaN,
   };
 }
 
@@ -164,7 +175,9 @@ describe('soak summary', () => {
     expect(text).toMatch(/^end\s+40 s/m);
     expect(text).toContain('totals: 40 requests in 40 s (1.0 req/s), 0 errors');
     expect(text).toContain('create pod 30, list page 10');
-    expect(csvLine(samples[0]!)).toBe('10.0,104857600,52428800,1.000,10.000,20.000,100.00,1000,0,6,10,,2048');
+    expect(csvLine(samples[0]!)).toBe(
+      '10.0,104857600,52428800,1.000,10.000,20.000,100.00,1000,0,6,10,,2048,',
+    );
   });
 });
 
@@ -207,5 +220,50 @@ describe('progress line', () => {
     q.update('skipped too');
     q.done();
     expect(log).toEqual(['first\n', 'second\n']);
+  });
+});
+
+describe('full GCs from --trace-gc', () => {
+  const line = (ms: number, before: number, after: number, reduce = false) =>
+    `[17659:0x380f7490]     ${ms} ms: Mark-Compact${reduce ? ' (reduce)' : ''} ${before} (103.2) -> ${after} (48.9) MB, ` +
+    '54.43 / 0.00 ms  (average mu = 1.000, current mu = 1.000) finalize incremental marking via stack guard';
+
+  it('reads the heap after each mark-compact and skips scavenges', () => {
+    const text = [
+      line(1769, 71.1, 15.6),
+      '[17659:0x380f7490]     1800 ms: Scavenge 20.1 (48.9) -> 19.0 (48.9) MB, 1.2 / 0.0 ms  (average mu = 1.000)',
+      line(3170, 99.5, 45.5, true),
+    ].join('\n');
+    expect(parseFullGcs(text)).toEqual([
+      { atMs: 1769, beforeBytes: 71.1 * 1048576, afterBytes: 15.6 * 1048576 },
+      { atMs: 3170, beforeBytes: 99.5 * 1048576, afterBytes: 45.5 * 1048576 },
+    ]);
+  });
+
+  it('consumes whole lines only, keeping a partial one for the next read', () => {
+    const trace = new GcTrace();
+    const full = line(1000, 80, 40);
+    expect(trace.lastAfterBytes).toBeNaN();
+    expect(trace.consume(full.slice(0, 30))).toBe(full.slice(0, 30));
+    expect(trace.consume(`${full}\n${line(2000, 90, 41).slice(0, 20)}`)).toBe(
+      line(2000, 90, 41).slice(0, 20),
+    );
+    expect(trace.lastAfterBytes).toBe(40 * 1048576);
+  });
+
+  it('summarises the ones after the warm-up on the load clock', () => {
+    // The load started 5 s into the server's life; warm-up 60 s.
+    const gcs = [30_000, 125_000, 3_605_000].map((atMs, i) => ({
+      atMs,
+      beforeBytes: 0,
+      afterBytes: (100 + i * 10) * 1048576,
+    }));
+    expect(fullGcLines(gcs, 5_000, 60)).toEqual([
+      'heap after full GC (V8 --trace-gc, 2 mark-compacts after the warm-up): 110.0 MiB at 120 s, ' +
+        '120.0 MiB at 3600 s, min 110.0 MiB, max 120.0 MiB, slope +10.3 MiB/h',
+    ]);
+    expect(fullGcLines(gcs.slice(0, 1), 5_000, 60)).toEqual([
+      'heap after full GC: no mark-compact after the warm-up',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 /** The soak's figures from its samples: pure functions, so they are tested without a server. */
 import { mib } from '../support/progress.js';
+import type { FullGc } from './gc-trace.js';
 
 export interface Sample {
   /** Seconds since the load started. */
@@ -19,6 +20,8 @@ export interface Sample {
   readonly schedulerRssBytes: number;
   /** Size of the server's /metrics text: series that pile up (a label per namespace) show here. */
   readonly metricsBytes: number;
+  /** The server's heap after its latest full GC (--trace-gc); NaN before the first. */
+  readonly heapAfterFullGcBytes: number;
 }
 
 /** Nearest-rank percentile (q in 0..1) of `values`; NaN for none. */
@@ -220,7 +223,7 @@ export function summaryLines(
 }
 
 export const CSV_HEADER =
-  't_s,rss_bytes,heap_used_bytes,lag_p50_ms,lag_p99_ms,lag_max_ms,req_per_s,requests,errors,watches,watch_events,scheduler_rss_bytes,metrics_bytes';
+  't_s,rss_bytes,heap_used_bytes,lag_p50_ms,lag_p99_ms,lag_max_ms,req_per_s,requests,errors,watches,watch_events,scheduler_rss_bytes,metrics_bytes,heap_after_full_gc_bytes';
 
 export function csvLine(s: Sample): string {
   return [
@@ -237,5 +240,27 @@ export function csvLine(s: Sample): string {
     s.watchEvents,
     Number.isFinite(s.schedulerRssBytes) ? s.schedulerRssBytes : '',
     s.metricsBytes,
+    Number.isFinite(s.heapAfterFullGcBytes) ? s.heapAfterFullGcBytes : '',
   ].join(',');
+}
+
+/**
+ * The heap after each full GC past the warm-up: first, last, and the least-squares slope, the
+ * clearest sign of a leak (the live data), though only printed. `serverT0Ms` is the load's start
+ * on the server's clock.
+ */
+export function fullGcLines(gcs: readonly FullGc[], serverT0Ms: number, warmupS: number): string[] {
+  const after = gcs
+    .map((g) => ({ t: (g.atMs - serverT0Ms) / 1000, bytes: g.afterBytes }))
+    .filter((g) => g.t >= warmupS);
+  if (after.length === 0) return ['heap after full GC: no mark-compact after the warm-up'];
+  const first = after[0]!;
+  const last = after[after.length - 1]!;
+  const perHour = slope(after.map((g) => [g.t, g.bytes])) * 3600;
+  return [
+    `heap after full GC (V8 --trace-gc, ${after.length} mark-compacts after the warm-up): ` +
+      `${mib(first.bytes)} at ${first.t.toFixed(0)} s, ${mib(last.bytes)} at ${last.t.toFixed(0)} s, ` +
+      `min ${mib(Math.min(...after.map((g) => g.bytes)))}, max ${mib(Math.max(...after.map((g) => g.bytes)))}, ` +
+      `slope ${signedMib(perHour)}`,
+  ];
 }
