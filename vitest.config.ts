@@ -8,7 +8,12 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/*/src/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './scripts/summary-reporter.ts'],

@@ -26,6 +26,7 @@ import {
 } from '@keel/testing';
 import { barChartSvg } from './support/bar-chart.js';
 import { cpuSeconds } from './support/process-stats.js';
+import { ProgressLine } from './support/progress.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 5);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
@@ -241,13 +242,30 @@ export async function run(): Promise<void> {
 
     // Alternating turns, so the shared machine's changing load hits every configuration alike.
     const turns = new Map<string, Row[]>();
+    const progress = new ProgressLine();
+    const started = Date.now();
+    // Each measurement is a 1 s warm-up and the measured run.
+    const totalS = TURNS * setups.length * SERVER_COUNTS.length * (DURATION_S + 1);
     for (let t = 0; t < TURNS; t++)
       for (const setup of setups)
         for (const count of SERVER_COUNTS) {
+          progress.update({
+            elapsedS: (Date.now() - started) / 1000,
+            totalS,
+            note: `turn ${t + 1}/${TURNS}: ${setup.store}, ${count} server(s)`,
+          });
           const row = await measure(setup, count);
+          progress.update({
+            elapsedS: (Date.now() - started) / 1000,
+            totalS,
+            reqPerS: total(row),
+            errors: row.errors,
+            note: `turn ${t + 1}/${TURNS}: ${setup.store}, ${count} server(s) done`,
+          });
           const key = `${setup.store}/${count}`;
           turns.set(key, [...(turns.get(key) ?? []), row]);
         }
+    progress.done();
     const rows = [...turns.values()].map(median);
 
     const base = rows[0]!;
