@@ -23,6 +23,7 @@ import { Agent, request } from 'undici';
 import { ADMIN_TOKEN, freePort, startRedisServer, TestApiServer } from '@keel/testing';
 import { barChartSvg } from './support/bar-chart.js';
 import { cpuSeconds } from './support/process-stats.js';
+import { EVENT, EVENTS_PATH } from './support/bench-event.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 5);
 const CONCURRENCY = (process.env['BENCH_CONCURRENCY'] ?? '1,8,64,256').split(',').map(Number);
@@ -33,20 +34,6 @@ const SKIP_100K = process.argv.includes('--skip-100k');
 const CHARTS = join(import.meta.dirname, '..', 'docs', 'images');
 /** Issue 14's goals, checked on the Redis store at c=64 and for the Redis list of 10,000. */
 const GOAL = { concurrency: 64, ratio: 0.6, p99Ms: 25, cpuUs: 130, list10kMs: 60 };
-const EVENT = JSON.stringify({
-  apiVersion: 'events.k8s.io/v1',
-  kind: 'Event',
-  metadata: { generateName: 'bench-', namespace: 'default' },
-  eventTime: '2026-11-21T00:00:00.000000Z',
-  action: 'Bench',
-  reason: 'Bench',
-  note: 'a benchmark event',
-  type: 'Normal',
-  reportingController: 'keel.dev/bench',
-  reportingInstance: 'bench-1',
-  regarding: { kind: 'Pod', namespace: 'default', name: 'p1' },
-});
-const EVENTS_PATH = '/apis/events.k8s.io/v1/namespaces/default/events';
 
 interface Load {
   rps: number;

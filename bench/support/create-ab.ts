@@ -7,23 +7,10 @@
 import autocannon from 'autocannon';
 import type { TestApiServer } from '@keel/testing';
 import { cpuSeconds } from './process-stats.js';
+import { EVENT, EVENTS_PATH } from './bench-event.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 3);
 const TURNS = Number(process.env['BENCH_TURNS'] ?? 5);
-const EVENTS_PATH = '/apis/events.k8s.io/v1/namespaces/default/events';
-const EVENT = JSON.stringify({
-  apiVersion: 'events.k8s.io/v1',
-  kind: 'Event',
-  metadata: { generateName: 'bench-', namespace: 'default' },
-  eventTime: '2026-11-21T00:00:00.000000Z',
-  action: 'Bench',
-  reason: 'Bench',
-  note: 'a benchmark event',
-  type: 'Normal',
-  reportingController: 'keel.dev/bench',
-  reportingInstance: 'bench-1',
-  regarding: { kind: 'Pod', namespace: 'default', name: 'p1' },
-});
 
 interface Turn {
   readonly rps: number;

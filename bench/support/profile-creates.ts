@@ -9,22 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
+import { EVENT, EVENTS_PATH } from './bench-event.js';
 import { summarise } from './profile-summary.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 15);
-const EVENT = JSON.stringify({
-  apiVersion: 'events.k8s.io/v1',
-  kind: 'Event',
-  metadata: { generateName: 'bench-', namespace: 'default' },
-  eventTime: '2026-11-21T00:00:00.000000Z',
-  action: 'Bench',
-  reason: 'Bench',
-  note: 'a benchmark event',
-  type: 'Normal',
-  reportingController: 'keel.dev/bench',
-  reportingInstance: 'bench-1',
-  regarding: { kind: 'Pod', namespace: 'default', name: 'p1' },
-});
 
 const dir = process.argv[2] ?? mkdtempSync(join(tmpdir(), 'keel-profile-'));
 // TestApiServer starts the daemon with these node options (NODE_OPTIONS does not take --cpu-prof).
@@ -34,7 +22,7 @@ const server = await TestApiServer.start({ redisUrl: redis.url });
 await server.ready();
 const run = (duration: number) =>
   autocannon({
-    url: `${server.url}/apis/events.k8s.io/v1/namespaces/default/events`,
+    url: server.url + EVENTS_PATH,
     method: 'POST',
     connections: 64,
     duration,
