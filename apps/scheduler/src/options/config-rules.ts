@@ -2,6 +2,7 @@ import { validateLeaderElection, type LeaderElectionFieldNamer } from '@keel/lea
 import { validateInterPodAffinityArgs } from '../plugins/inter-pod-affinity/args.js';
 import { validatePodTopologySpreadArgs } from '../plugins/pod-topology-spread/args.js';
 import type { PluginSetFile, ProfileFile, SchedulerConfigFile } from './config-schema.js';
+import { validateExtenders } from './extender-config.js';
 import {
   ALL_PLUGINS,
   CONTENT_TYPES,
@@ -205,6 +206,7 @@ const profileNames: ConfigRule = (c) => {
 
 const CONFIG_RULES: readonly ConfigRule[] = [
   parallelismPositive,
+  (c) => validateExtenders(c.extenders),
   backoff,
   percentagesInRange,
   clientConnection,
