@@ -39,7 +39,10 @@ export class Extenders {
   /** Non-ignorable extenders first, then the ignorable ones, each group in configuration order. */
   readonly list: readonly HTTPExtender[];
 
-  constructor(list: readonly HTTPExtender[], private readonly logger?: Logger) {
+  constructor(
+    list: readonly HTTPExtender[],
+    private readonly logger?: Logger,
+  ) {
     this.list = [...list.filter((e) => !e.ignorable), ...list.filter((e) => e.ignorable)];
   }
 
@@ -114,10 +117,12 @@ export class Extenders {
           try {
             result = await ext.prioritize(pod, nodes);
           } catch (err) {
-            this.logger?.v(5).info("Failed to run extender's priority function. No score given by this extender.", {
-              err: errorOf(err),
-              extender: ext.name,
-            });
+            this.logger
+              ?.v(5)
+              .info("Failed to run extender's priority function. No score given by this extender.", {
+                err: errorOf(err),
+                extender: ext.name,
+              });
             return;
           }
           for (const { host, score } of result.scores)
@@ -180,7 +185,8 @@ export class Extenders {
       }
       for (const [node, v] of next) {
         if (v.pods.length > 0) continue;
-        if (!ext.ignorable) throw new Error(`expected at least one victim pod on node ${JSON.stringify(node)}`);
+        if (!ext.ignorable)
+          throw new Error(`expected at least one victim pod on node ${JSON.stringify(node)}`);
         next.delete(node);
         this.logger?.info("Ignored node for which the extender didn't report victims", {
           node,
@@ -207,12 +213,16 @@ export function withExtenderIgnoredResources(
   profiles: readonly SchedulerProfile[],
   extenders: readonly Extender[],
 ): SchedulerProfile[] {
-  const ignored = extenders.flatMap((e) => e.managedResources.filter((r) => r.ignoredByScheduler).map((r) => r.name));
+  const ignored = extenders.flatMap((e) =>
+    e.managedResources.filter((r) => r.ignoredByScheduler).map((r) => r.name),
+  );
   if (ignored.length === 0) return [...profiles];
   return profiles.map((p) => {
     const has = p.pluginConfig.some((c) => c.name === 'NodeResourcesFit');
     const pluginConfig: PluginConfig[] = has
-      ? p.pluginConfig.map((c) => (c.name === 'NodeResourcesFit' ? { ...c, args: { ...c.args, ignoredResources: ignored } } : c))
+      ? p.pluginConfig.map((c) =>
+          c.name === 'NodeResourcesFit' ? { ...c, args: { ...c.args, ignoredResources: ignored } } : c,
+        )
       : [...p.pluginConfig, { name: 'NodeResourcesFit', args: { ignoredResources: ignored } }];
     return { ...p, pluginConfig };
   });

@@ -33,8 +33,7 @@ export interface ExtenderBinding {
   readonly node: string;
 }
 
-const nodesOf = (infos: readonly NodeInfo[]): Node[] =>
-  infos.flatMap((n) => (n.node ? [n.node] : []));
+const nodesOf = (infos: readonly NodeInfo[]): Node[] => infos.flatMap((n) => (n.node ? [n.node] : []));
 
 export class HTTPExtender {
   private readonly transport: ExtenderTransport;
@@ -79,7 +78,9 @@ export class HTTPExtender {
     if (this.managed.size === 0) return true;
     const wants = (cs: readonly Container[] | null | undefined) =>
       (cs ?? []).some((c) =>
-        [c.resources?.requests, c.resources?.limits].some((l) => Object.keys(l ?? {}).some((r) => this.managed.has(r))),
+        [c.resources?.requests, c.resources?.limits].some((l) =>
+          Object.keys(l ?? {}).some((r) => this.managed.has(r)),
+        ),
       );
     return wants(pod.spec.containers) || wants(pod.spec.initContainers);
   }
@@ -87,7 +88,8 @@ export class HTTPExtender {
   /** kube's Filter. Without a filter verb every node passes. Throws on any failure. */
   async filter(pod: Pod, nodes: readonly NodeInfo[]): Promise<ExtenderFilterOutcome> {
     const { filterVerb, nodeCacheCapable } = this.config;
-    if (filterVerb === '') return { feasible: [...nodes], failedNodes: new Map(), failedAndUnresolvableNodes: new Map() };
+    if (filterVerb === '')
+      return { feasible: [...nodes], failedNodes: new Map(), failedAndUnresolvableNodes: new Map() };
     const result = decodeFilterResult(
       await this.transport.post(filterVerb, extenderArgs(pod, nodesOf(nodes), nodeCacheCapable)),
     );
@@ -111,10 +113,16 @@ export class HTTPExtender {
   }
 
   /** kube's Prioritize: scores 0..10 per host and the weight to apply. Without the verb, all 0. */
-  async prioritize(pod: Pod, nodes: readonly NodeInfo[]): Promise<{ scores: HostPriority[]; weight: number }> {
+  async prioritize(
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+  ): Promise<{ scores: HostPriority[]; weight: number }> {
     const { prioritizeVerb, nodeCacheCapable, weight } = this.config;
     if (prioritizeVerb === '') return { scores: nodes.map((n) => ({ host: n.name, score: 0 })), weight: 0 };
-    const raw = await this.transport.post(prioritizeVerb, extenderArgs(pod, nodesOf(nodes), nodeCacheCapable));
+    const raw = await this.transport.post(
+      prioritizeVerb,
+      extenderArgs(pod, nodesOf(nodes), nodeCacheCapable),
+    );
     return { scores: decodeHostPriorityList(raw), weight };
   }
 

@@ -47,7 +47,8 @@ export function tlsOptions(config: Extender): https.AgentOptions {
   const cert = readPem(t?.certData ?? '', t?.certFile ?? '');
   const key = readPem(t?.keyData ?? '', t?.keyFile ?? '');
   const insecure = (t?.insecure ?? false) || (config.enableHTTPS && !ca);
-  if (insecure && ca) throw new Error('specifying a root certificates file with the insecure flag is not allowed');
+  if (insecure && ca)
+    throw new Error('specifying a root certificates file with the insecure flag is not allowed');
   return {
     rejectUnauthorized: !insecure,
     ...(ca ? { ca } : {}),
@@ -110,7 +111,8 @@ export function newTransport(config: Extender): ExtenderTransport {
   const httpsAgent = new https.Agent({ keepAlive: true, ...tls });
   const ns = config.httpTimeout.nanoseconds;
   // As in Go's http.Client, a negative timeout means none.
-  const timeoutMs = ns === 0n ? DEFAULT_EXTENDER_TIMEOUT_MS : ns < 0n ? 0 : Math.max(1, Number(ns / 1_000_000n));
+  const timeoutMs =
+    ns === 0n ? DEFAULT_EXTENDER_TIMEOUT_MS : ns < 0n ? 0 : Math.max(1, Number(ns / 1_000_000n));
   const prefix = config.urlPrefix.replace(/\/+$/, '');
 
   const post = (verb: string, args: unknown): Promise<unknown> => {

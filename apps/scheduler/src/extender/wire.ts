@@ -85,7 +85,9 @@ function typeName(v: unknown): string {
 }
 
 function mismatch(v: unknown, goType: string, fieldName: string): DecodeError {
-  return new DecodeError(`json: cannot unmarshal ${typeName(v)} into Go struct field ${fieldName} of type ${goType}`);
+  return new DecodeError(
+    `json: cannot unmarshal ${typeName(v)} into Go struct field ${fieldName} of type ${goType}`,
+  );
 }
 
 function object(v: unknown, goType: string, fieldName: string): Json | undefined {
@@ -118,7 +120,8 @@ function failedMap(v: unknown, fieldName: string): Map<string, string> {
 }
 
 function root(v: unknown, goType: string): Json {
-  if (!isObject(v)) throw new DecodeError(`json: cannot unmarshal ${typeName(v)} into Go value of type ${goType}`);
+  if (!isObject(v))
+    throw new DecodeError(`json: cannot unmarshal ${typeName(v)} into Go value of type ${goType}`);
   return v;
 }
 
@@ -153,7 +156,10 @@ export function decodeHostPriorityList(v: unknown): HostPriority[] {
     throw new DecodeError(`json: cannot unmarshal ${typeName(v)} into Go value of type v1.HostPriorityList`);
   return v.map((e) => {
     const o = object(e, 'v1.HostPriority', 'HostPriorityList') ?? {};
-    return { host: str(field(o, 'Host'), 'HostPriority.Host'), score: int(field(o, 'Score'), 'HostPriority.Score') };
+    return {
+      host: str(field(o, 'Host'), 'HostPriority.Host'),
+      score: int(field(o, 'Score'), 'HostPriority.Score'),
+    };
   });
 }
 

@@ -176,7 +176,12 @@ profiles:
   it('reads extenders with zero values for unset fields, without a warning', () => {
     const { result } = load('extenders:\n- urlPrefix: http://127.0.0.1:8888/\n  filterVerb: filter\n');
     expect(result.config?.extenders).toEqual([
-      expect.objectContaining({ urlPrefix: 'http://127.0.0.1:8888/', filterVerb: 'filter', weight: 0, ignorable: false }),
+      expect.objectContaining({
+        urlPrefix: 'http://127.0.0.1:8888/',
+        filterVerb: 'filter',
+        weight: 0,
+        ignorable: false,
+      }),
     ]);
     expect(result.config?.extenders[0]?.httpTimeout.toString()).toBe('0s');
     expect(result.warnings).toEqual([]);

@@ -150,7 +150,9 @@ export function validateExtenders(extenders: readonly Extender[]): string[] {
     const path = `extenders[${i}]`;
     if (e.prioritizeVerb !== '' && e.weight <= 0) {
       errs.push(
-        fieldErrorString(invalidValue(`${path}.weight`, e.weight, 'must have a positive weight applied to it')),
+        fieldErrorString(
+          invalidValue(`${path}.weight`, e.weight, 'must have a positive weight applied to it'),
+        ),
       );
     }
     if (e.bindVerb !== '') binders++;
@@ -168,7 +170,11 @@ export function validateExtenders(extenders: readonly Extender[]): string[] {
   if (binders > 1) {
     errs.push(
       fieldErrorString(
-        invalidValue('extenders', `found ${binders} extenders implementing bind`, 'only one extender can implement bind'),
+        invalidValue(
+          'extenders',
+          `found ${binders} extenders implementing bind`,
+          'only one extender can implement bind',
+        ),
       ),
     );
   }

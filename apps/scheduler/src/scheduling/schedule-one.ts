@@ -120,7 +120,12 @@ export class PodScheduler {
    * Extender calls are awaited, so the snapshot view may change meanwhile: nodes deleted during
    * a call are dropped, and the plugins score after the last call, in one synchronous stretch.
    */
-  async schedule(fwk: Framework, snapshot: Snapshot, pod: Pod, state = new CycleState()): Promise<ScheduleOutcome> {
+  async schedule(
+    fwk: Framework,
+    snapshot: Snapshot,
+    pod: Pod,
+    state = new CycleState(),
+  ): Promise<ScheduleOutcome> {
     const ext = this.options.extenders;
     if (!ext || ext.size === 0) return this.schedulePod(fwk, snapshot, pod, state);
     const found = this.findNodesThatFit(fwk, snapshot, pod, state);
@@ -161,7 +166,12 @@ export class PodScheduler {
     state: CycleState,
   ):
     | { readonly ok: false; readonly outcome: ScheduleOutcome }
-    | { readonly ok: true; readonly feasible: NodeInfo[]; readonly diagnosis: Diagnosis; readonly numAll: number } {
+    | {
+        readonly ok: true;
+        readonly feasible: NodeInfo[];
+        readonly diagnosis: Diagnosis;
+        readonly numAll: number;
+      } {
     const nodes = snapshot.nodeInfos;
     const numAll = nodes.length;
     const stop = (outcome: ScheduleOutcome) => ({ ok: false as const, outcome });
