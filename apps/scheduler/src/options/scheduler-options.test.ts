@@ -94,10 +94,7 @@ describe('SchedulerOptions flags', () => {
     [
       'bad deprecated client values',
       ['--platform-api-qps=-1', '--platform-api-burst=-5'],
-      [
-        '--platform-api-qps must not be negative, got -1',
-        '--platform-api-burst must not be negative, got -5',
-      ],
+      ['--platform-api-qps must not be negative, got -1', '--platform-api-burst must not be negative, got -5'],
     ],
     [
       'deprecated values are not checked when --config makes them ignored',
