@@ -206,12 +206,12 @@ const profileNames: ConfigRule = (c) => {
 
 const CONFIG_RULES: readonly ConfigRule[] = [
   parallelismPositive,
-  (c) => validateExtenders(c.extenders),
   backoff,
   percentagesInRange,
   clientConnection,
   profilesPresent,
   profileNames,
+  (c) => validateExtenders(c.extenders),
 ];
 
 /**
