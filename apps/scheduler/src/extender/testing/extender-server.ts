@@ -14,10 +14,11 @@ export interface ExtenderCall {
   readonly clientCN: string;
 }
 
-/** A verb's handler: the JSON to answer with, or `{ status, body }` for a non-200 reply. */
-export type VerbHandler = (
-  body: Record<string, unknown>,
-) => unknown | { readonly status: number; readonly body?: string } | Promise<unknown>;
+/**
+ * A verb's handler: the JSON to answer with (or a promise of it), or `{ status, body }` for a
+ * non-200 reply.
+ */
+export type VerbHandler = (body: Record<string, unknown>) => unknown;
 
 export interface ExtenderServerOptions {
   /** PEM material for HTTPS; plain HTTP without it. */
@@ -34,9 +35,9 @@ export class ExtenderServer {
   ) {}
 
   static async start(opts: ExtenderServerOptions = {}): Promise<ExtenderServer> {
-    let self: ExtenderServer | undefined;
+    const ref: { self?: ExtenderServer } = {};
     const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
-      void self?.handle(req, res);
+      void ref.self?.handle(req, res);
     };
     const server = opts.tls
       ? https.createServer(
@@ -52,8 +53,8 @@ export class ExtenderServer {
       : http.createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    self = new ExtenderServer(server, `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`);
-    return self;
+    ref.self = new ExtenderServer(server, `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`);
+    return ref.self;
   }
 
   on(verb: string, handler: VerbHandler): this {
@@ -71,13 +72,13 @@ export class ExtenderServer {
     const verb = (req.url ?? '').replace(/^\/+/, '');
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as Record<string, unknown>;
     const peer = (req.socket as Partial<TLSSocket>).getPeerCertificate?.();
-    this.calls.push({ verb, body, clientCN: peer?.subject?.CN ?? '' });
+    this.calls.push({ verb, body, clientCN: String(peer?.subject?.CN ?? '') });
     const handler = this.handlers.get(verb);
     if (!handler) {
       res.writeHead(404).end('no such verb');
       return;
     }
-    const out = await handler(body);
+    const out: unknown = await handler(body);
     if (typeof out === 'object' && out !== null && 'status' in out && typeof out.status === 'number') {
       res.writeHead(out.status).end((out as { body?: string }).body ?? '');
       return;
