@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DaemonProcess } from '@keel/testing';
+import { runNode, schedulerEntry, type DaemonProcess } from '@keel/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExtenderServer, sentNodeNames } from '../src/extender/testing/extender-server.js';
 import { Cluster, eventually, scheduledCounts } from './cluster.js';
@@ -150,5 +150,31 @@ describe('keel-scheduler with an HTTP extender (built processes)', () => {
     await schedulerWith(`- urlPrefix: ${down.url}\n  filterVerb: filter\n  ignorable: true\n`);
     const bound = await eventually(async () => (await cluster.pod(ns, 'stuck')).spec.nodeName);
     expect(['e-1', 'e-2', 'e-3']).toContain(bound);
+  });
+});
+
+describe('keel-scheduler start-up with extenders (built)', () => {
+  it.each([
+    [
+      'a prioritizer without weight',
+      '- urlPrefix: http://127.0.0.1:1\n  prioritizeVerb: prioritize\n',
+      (path: string) =>
+        `Error: ${path}: extenders[0].weight: Invalid value: 0: must have a positive weight applied to it\n`,
+    ],
+    [
+      'an unreadable CA file',
+      '- urlPrefix: https://127.0.0.1:1\n  tlsConfig:\n    caFile: /nonexistent/ca.crt\n',
+      () => 'Error: extenders[0]: open /nonexistent/ca.crt: no such file or directory\n',
+    ],
+  ])('refuses %s with one line', async (_name, extenders, want) => {
+    const path = join(dir, `config-${++configs}.yaml`);
+    writeFileSync(
+      path,
+      'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n' +
+        `clientConnection:\n  kubeconfig: ${cluster.kubeconfig}\nextenders:\n${extenders}`,
+    );
+    const r = await runNode(schedulerEntry, ['--config', path, '--secure-port=0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(want(path));
   });
 });
