@@ -5,7 +5,7 @@ import type { Logger } from '@keel/log';
 import { SchedulerCommandOptions, schedulerCommand, type SchedulerConfig } from './command.js';
 import { resolveConnection } from './runtime/connection.js';
 import { SchedulerRuntime } from './runtime/runtime.js';
-import { profileErrors } from './runtime/scheduler.js';
+import { extenderErrors, profileErrors } from './runtime/scheduler.js';
 import { SchedulerMetrics } from './server/metrics.js';
 import { serveSecurePort } from './server/secure-port.js';
 
@@ -31,7 +31,7 @@ function complete(
   const done = options.complete();
   if (!('config' in done)) return done;
   const settings = done.config.scheduler;
-  const errors = profileErrors(settings.configuration);
+  const errors = [...profileErrors(settings.configuration), ...extenderErrors(settings.configuration)];
   let connection: Connection | undefined;
   let warnings: readonly string[] = [];
   try {

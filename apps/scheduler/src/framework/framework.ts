@@ -1,3 +1,4 @@
+import type { Extenders } from '../extender/extenders.js';
 import type { SchedulerProfile } from '../options/index.js';
 import type { CycleState } from './cycle-state.js';
 import {
@@ -69,10 +70,16 @@ export class Framework {
    * with kube's wording, when a plugin is not registered, does not implement a point it is
    * explicitly enabled at, or is enabled twice, and when no queue sort plugin is left.
    */
-  static fromProfile(profile: SchedulerProfile, registry: Registry, objects?: ClusterObjects): Framework {
+  static fromProfile(
+    profile: SchedulerProfile,
+    registry: Registry,
+    objects?: ClusterObjects,
+    extenders?: Extenders,
+  ): Framework {
     const lists = buildPluginLists(profile, registry, {
       profileName: profile.schedulerName,
       ...(objects ? { objects } : {}),
+      ...(extenders ? { extenders } : {}),
     });
     if (lists.points.queueSort.length === 0) throw new Error('no queue sort plugin is enabled');
     return new Framework(profile.schedulerName, profile.percentageOfNodesToScore, lists);

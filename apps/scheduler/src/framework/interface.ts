@@ -1,4 +1,5 @@
 import type { LabelSelector } from '@keel/apimachinery';
+import type { Extenders } from '../extender/extenders.js';
 import type { Labels } from './affinity-terms.js';
 import type { CycleState } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
@@ -98,6 +99,8 @@ export interface FrameworkHandle {
   readonly profileName: string;
   /** Defaults to NO_CLUSTER_OBJECTS. */
   readonly objects?: ClusterObjects;
+  /** The configuration's extenders (kube's Handle.Extenders), for DefaultPreemption. */
+  readonly extenders?: Extenders;
 }
 
 /** A plugin's `pluginConfig` args; `{}` when the profile configures none. */

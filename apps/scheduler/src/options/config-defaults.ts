@@ -1,5 +1,6 @@
 import { LeaderElectionOptions } from '@keel/leaderelection';
 import type { PluginSetFile, ProfileFile, SchedulerConfigFile } from './config-schema.js';
+import { defaultExtender } from './extender-config.js';
 import {
   ALL_PLUGINS,
   CLIENT_CONNECTION_DEFAULTS,
@@ -109,7 +110,7 @@ export function applyDefaults(
     podInitialBackoffSeconds: file.podInitialBackoffSeconds ?? 1,
     podMaxBackoffSeconds: file.podMaxBackoffSeconds ?? 10,
     profiles: profiles.map((p) => defaultProfile(p, profiles.length === 1)),
-    extenders: file.extenders ?? [],
+    extenders: (file.extenders ?? []).map(defaultExtender),
     delayCacheUntilActive: file.delayCacheUntilActive ?? false,
   };
 }

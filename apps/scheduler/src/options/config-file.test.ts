@@ -173,12 +173,18 @@ profiles:
     expect(result.errors).toBeUndefined();
   });
 
-  it('keeps extenders and warns that they are not called', () => {
-    const { path, result } = load('extenders:\n- urlPrefix: http://127.0.0.1:8888/\n  filterVerb: filter\n');
-    expect(result.config?.extenders).toEqual([{ urlPrefix: 'http://127.0.0.1:8888/', filterVerb: 'filter' }]);
-    expect(result.warnings).toEqual([
-      `${path}: extenders are kept in the configuration but never called: Keel does not support scheduler extenders`,
+  it('reads extenders with zero values for unset fields, without a warning', () => {
+    const { result } = load('extenders:\n- urlPrefix: http://127.0.0.1:8888/\n  filterVerb: filter\n');
+    expect(result.config?.extenders).toEqual([
+      expect.objectContaining({
+        urlPrefix: 'http://127.0.0.1:8888/',
+        filterVerb: 'filter',
+        weight: 0,
+        ignorable: false,
+      }),
     ]);
+    expect(result.config?.extenders[0]?.httpTimeout.toString()).toBe('0s');
+    expect(result.warnings).toEqual([]);
   });
 });
 
@@ -312,7 +318,7 @@ describe('serializeSchedulerConfig and writeEffectiveConfig', () => {
     ['the defaults', ''],
     [
       'a customised file',
-      'leaderElection:\n  leaseDuration: 1h30m\n  renewDeadline: 90.5s\n  retryPeriod: 250ms\nprofiles:\n- schedulerName: a\n  plugins:\n    multiPoint:\n      enabled:\n      - name: NodeAffinity\n        weight: 7\n      disabled:\n      - name: NodePorts\n    filter:\n      disabled:\n      - name: "*"\n  pluginConfig:\n  - name: NodeResourcesFit\n    args: {x: 1}\n- schedulerName: b\n  percentageOfNodesToScore: 10\nextenders:\n- urlPrefix: http://x/\n',
+      'leaderElection:\n  leaseDuration: 1h30m\n  renewDeadline: 90.5s\n  retryPeriod: 250ms\nprofiles:\n- schedulerName: a\n  plugins:\n    multiPoint:\n      enabled:\n      - name: NodeAffinity\n        weight: 7\n      disabled:\n      - name: NodePorts\n    filter:\n      disabled:\n      - name: "*"\n  pluginConfig:\n  - name: NodeResourcesFit\n    args: {x: 1}\n- schedulerName: b\n  percentageOfNodesToScore: 10\nextenders:\n- urlPrefix: http://x/\n- urlPrefix: https://y/\n  prioritizeVerb: prioritize\n  weight: 2\n  httpTimeout: 1m30s\n  tlsConfig:\n    caData: QUJD\n  managedResources:\n  - name: example.com/gpu\n    ignoredByScheduler: true\n',
     ],
   ])('round-trips %s: what is written loads back to the same configuration', (_name, body) => {
     const { result } = load(body);

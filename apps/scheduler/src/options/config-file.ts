@@ -3,6 +3,7 @@ import { parseDocument, stringify } from 'yaml';
 import { applyDefaults } from './config-defaults.js';
 import { validateConfigFile, validateSchedulerConfiguration } from './config-rules.js';
 import { dropNullFields, formatIssues, schedulerConfigFileSchema } from './config-schema.js';
+import { serializeExtender } from './extender-config.js';
 import {
   SCHEDULER_CONFIG_API_VERSION,
   SCHEDULER_CONFIG_KIND,
@@ -53,14 +54,7 @@ function parseConfigText(text: string): ConfigFileResult {
   if (!parsed.success) return { errors: formatIssues(parsed.error.issues) };
   const fileErrors = validateConfigFile(parsed.data);
   if (fileErrors.length > 0) return { errors: fileErrors };
-  const config = applyDefaults(parsed.data);
-  const warnings =
-    config.extenders.length > 0
-      ? [
-          'extenders are kept in the configuration but never called: Keel does not support scheduler extenders',
-        ]
-      : [];
-  return { config, warnings };
+  return { config: applyDefaults(parsed.data), warnings: [] };
 }
 
 const prefixed = (path: string, lines: string[]) => lines.map((l) => `${path}: ${l}`);
@@ -99,6 +93,7 @@ export function serializeSchedulerConfig(config: SchedulerConfiguration): string
     apiVersion,
     kind,
     ...rest,
+    extenders: config.extenders.map(serializeExtender),
     leaderElection: {
       ...le,
       leaseDuration: le.leaseDuration.toString(),

@@ -2,6 +2,7 @@ import { validateLeaderElection, type LeaderElectionFieldNamer } from '@keel/lea
 import { validateInterPodAffinityArgs } from '../plugins/inter-pod-affinity/args.js';
 import { validatePodTopologySpreadArgs } from '../plugins/pod-topology-spread/args.js';
 import type { PluginSetFile, ProfileFile, SchedulerConfigFile } from './config-schema.js';
+import { validateExtenders } from './extender-config.js';
 import {
   ALL_PLUGINS,
   CONTENT_TYPES,
@@ -210,6 +211,7 @@ const CONFIG_RULES: readonly ConfigRule[] = [
   clientConnection,
   profilesPresent,
   profileNames,
+  (c) => validateExtenders(c.extenders),
 ];
 
 /**

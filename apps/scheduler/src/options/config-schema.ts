@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Duration } from '@keel/flags';
 import { EXTENSION_POINTS, type ExtensionPoint } from './config-types.js';
+import { extenderSchema } from './extender-config.js';
 
 /**
  * The shape of a configuration file as written, every field optional. Objects are strict, mirroring
@@ -81,7 +82,7 @@ export const schedulerConfigFileSchema = z.strictObject({
   podInitialBackoffSeconds: opt(z.int()),
   podMaxBackoffSeconds: opt(z.int()),
   profiles: opt(z.array(profile)),
-  extenders: opt(z.array(z.record(z.string(), z.unknown()))),
+  extenders: opt(z.array(extenderSchema)),
   delayCacheUntilActive: opt(z.boolean()),
 });
 

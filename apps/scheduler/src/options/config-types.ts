@@ -1,4 +1,5 @@
 import type { LeaderElectionConfig } from '@keel/leaderelection';
+import type { Extender } from './extender-config.js';
 
 /**
  * The scheduler configuration file, modelled on KubeSchedulerConfiguration v1. The group name is the
@@ -110,8 +111,7 @@ export interface SchedulerConfiguration {
   readonly podInitialBackoffSeconds: number;
   readonly podMaxBackoffSeconds: number;
   readonly profiles: readonly SchedulerProfile[];
-  /** Kept as written; Keel does not call extenders. */
-  readonly extenders: readonly Readonly<Record<string, unknown>>[];
+  readonly extenders: readonly Extender[];
   readonly delayCacheUntilActive: boolean;
 }
 

@@ -6,6 +6,7 @@
 import type { RestClient } from '@keel/client';
 import type { Logger } from '@keel/log';
 import { SchedulerCache } from '../cache/cache.js';
+import { Extenders, withExtenderIgnoredResources } from '../extender/extenders.js';
 import { Framework } from '../framework/framework.js';
 import type { BindPlugin, ClusterObjects, PluginFactory } from '../framework/interface.js';
 import { podName, type Pod } from '../framework/types.js';
@@ -32,11 +33,25 @@ export function buildFrameworks(
   configuration: Pick<SchedulerConfiguration, 'profiles'>,
   binder: PluginFactory,
   objects?: ClusterObjects,
+  extenders?: Extenders,
 ): Map<string, Framework> {
   const registry = newInTreeRegistry().register(DEFAULT_BINDER, binder);
   return new Map(
-    configuration.profiles.map((p) => [p.schedulerName, Framework.fromProfile(p, registry, objects)]),
+    configuration.profiles.map((p) => [
+      p.schedulerName,
+      Framework.fromProfile(p, registry, objects, extenders),
+    ]),
   );
+}
+
+/** Extenders that cannot be built (their TLS files), for start-up errors. */
+export function extenderErrors(configuration: Pick<SchedulerConfiguration, 'extenders'>): string[] {
+  try {
+    Extenders.fromConfig(configuration.extenders).close();
+    return [];
+  } catch (err) {
+    return [err instanceof Error ? err.message : String(err)];
+  }
 }
 
 /** The profile problems only building the frameworks finds, for start-up errors. */
@@ -78,6 +93,8 @@ export class Scheduler {
   readonly queue: TimedQueue;
   readonly frameworks: ReadonlyMap<string, Framework>;
   readonly informers: SchedulerInformers;
+  /** The configuration's extenders; DefaultPreemption calls `extenders.preempt`. */
+  readonly extenders: Extenders;
   private readonly recorders = new Map<string, Recorder>();
   private readonly podScheduler: PodScheduler;
   private synced = false;
@@ -90,7 +107,13 @@ export class Scheduler {
       namespacesMatching: (sel) => this.informers.objects.namespacesMatching(sel),
       serviceSelectors: (ns) => this.informers.objects.serviceSelectors(ns),
     };
-    this.frameworks = buildFrameworks(cfg, defaultBinder(deps.client), objects);
+    this.extenders = Extenders.fromConfig(cfg.extenders, deps.logger);
+    this.frameworks = buildFrameworks(
+      { profiles: withExtenderIgnoredResources(cfg.profiles, cfg.extenders) },
+      defaultBinder(deps.client),
+      objects,
+      this.extenders,
+    );
     const first = [...this.frameworks.values()][0];
     if (!first) throw new Error('at least one profile is required');
     const inner = new PriorityQueue({
@@ -102,7 +125,10 @@ export class Scheduler {
     });
     this.queue = new TimedQueue(inner);
     deps.metrics.setPendingPodsSource(() => this.queue.pendingCounts());
-    this.podScheduler = new PodScheduler({ percentageOfNodesToScore: cfg.percentageOfNodesToScore });
+    this.podScheduler = new PodScheduler({
+      percentageOfNodesToScore: cfg.percentageOfNodesToScore,
+      extenders: this.extenders,
+    });
     for (const name of this.frameworks.keys()) this.recorders.set(name, deps.events.newRecorder(name));
     const handlers = newEventHandlers(this.cache, this.queue, new Set(this.frameworks.keys()));
     this.informers = newSchedulerInformers({ client: deps.client, handlers, logger: deps.logger });
@@ -133,6 +159,7 @@ export class Scheduler {
       cache: this.cache,
       frameworks: this.frameworks,
       podScheduler: this.podScheduler,
+      extenders: this.extenders,
       onScheduled: (pod, node, profile) => this.scheduled(pod, node, profile),
       onFailure: (pod, reason, message, profile) => this.failed(pod, reason, message, profile, signal),
       onSkipped: (pod, why) => {
@@ -150,6 +177,7 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.queue.close();
     await this.informers.stop();
+    this.extenders.close();
   }
 
   private recorder(profile: string): Recorder {

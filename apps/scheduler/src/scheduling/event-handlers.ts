@@ -1,5 +1,6 @@
 import type { SchedulerCache } from '../cache/cache.js';
 import { podAffinityTerms, podMatchesAllAffinityTerms } from '../framework/affinity-terms.js';
+import { EXTENDER_NAME } from '../extender/extenders.js';
 import type { QueuedPodInfo } from '../framework/interface.js';
 import type { Node, Pod } from '../framework/types.js';
 import {
@@ -44,6 +45,8 @@ export function nodeSchedulingPropertiesChanged(oldNode: Node, newNode: Node): b
 export function assignedPodMayHelp(assigned: Pod): (p: QueuedPodInfo) => boolean {
   return (p) => {
     const pod = p.pod;
+    // Extenders declare no events: any may help a pod they rejected (kube requeues it on all).
+    if (p.unschedulablePlugins.has(EXTENDER_NAME)) return true;
     if (
       p.unschedulablePlugins.has('PodTopologySpread') &&
       (pod.metadata.namespace ?? '') === (assigned.metadata.namespace ?? '')

@@ -5,6 +5,7 @@ import type { NodeInfo } from '../framework/node-info.js';
 import { Code, Status } from '../framework/status.js';
 import type { Pod } from '../framework/types.js';
 import { Diagnosis, FitError, NO_NODES_AVAILABLE } from './fit-error.js';
+import { EXTENDER_NAME, type Extenders } from '../extender/extenders.js';
 
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
 const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
@@ -74,6 +75,8 @@ export interface PodSchedulerOptions {
   readonly percentageOfNodesToScore: number;
   /** [0, 1); injectable so tie-breaks are testable. */
   readonly random?: () => number;
+  /** The configuration's extenders, called by `schedule`; none by default. */
+  readonly extenders?: Extenders;
 }
 
 const failed = (status: Status, unschedulablePlugins: ReadonlySet<string> = new Set()): ScheduleOutcome => ({
@@ -97,10 +100,82 @@ export class PodScheduler {
     this.random = options.random ?? Math.random;
   }
 
+  /** A cycle without extenders: runs synchronously from start to end. */
   schedulePod(fwk: Framework, snapshot: Snapshot, pod: Pod, state = new CycleState()): ScheduleOutcome {
+    const found = this.findNodesThatFit(fwk, snapshot, pod, state);
+    if (!found.ok) return found.outcome;
+    const { feasible, diagnosis, numAll } = found;
+    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+    const done = this.done(state, feasible, diagnosis);
+    if (feasible.length === 1) return done((feasible[0] as NodeInfo).name);
+    if (!fwk.hasScorePlugins())
+      return done(selectHost(feasible, new Array<number>(feasible.length).fill(1), this.random));
+    const scored = this.scoreNodes(fwk, state, pod, feasible);
+    return scored.ok ? done(selectHost(feasible, scored.totals, this.random)) : failed(scored.status);
+  }
+
+  /**
+   * A whole cycle, with the configured extenders when there are any (kube's schedulePod): after
+   * the filter plugins the extenders filter, and their scores are added to the score plugins'.
+   * Extender calls are awaited, so the snapshot view may change meanwhile: nodes deleted during
+   * a call are dropped, and the plugins score after the last call, in one synchronous stretch.
+   */
+  async schedule(
+    fwk: Framework,
+    snapshot: Snapshot,
+    pod: Pod,
+    state = new CycleState(),
+  ): Promise<ScheduleOutcome> {
+    const ext = this.options.extenders;
+    if (!ext || ext.size === 0) return this.schedulePod(fwk, snapshot, pod, state);
+    const found = this.findNodesThatFit(fwk, snapshot, pod, state);
+    if (!found.ok) return found.outcome;
+    const { diagnosis, numAll } = found;
+    let feasible = found.feasible;
+    if (feasible.length > 0) {
+      let passed;
+      try {
+        passed = await ext.filter(pod, feasible);
+      } catch (err) {
+        return failed(Status.fromError(err));
+      }
+      for (const s of passed.rejected.values()) diagnosis.addNodeStatus(s);
+      // Extenders declare no events: any cluster event may make the pod schedulable again.
+      if (passed.feasible.length !== feasible.length) diagnosis.unschedulablePlugins.add(EXTENDER_NAME);
+      feasible = passed.feasible.filter((n) => n.node !== undefined);
+    }
+    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+    const done = this.done(state, feasible, diagnosis);
+    if (feasible.length === 1) return done((feasible[0] as NodeInfo).name);
+    const extenderScores = await ext.scores(pod, feasible);
+    feasible = feasible.filter((n) => n.node !== undefined);
+    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+    const scored = fwk.hasScorePlugins()
+      ? this.scoreNodes(fwk, state, pod, feasible)
+      : { ok: true as const, totals: new Array<number>(feasible.length).fill(0) };
+    if (!scored.ok) return failed(scored.status);
+    const totals = scored.totals.map((t, i) => t + (extenderScores.get((feasible[i] as NodeInfo).name) ?? 0));
+    return this.done(state, feasible, diagnosis)(selectHost(feasible, totals, this.random));
+  }
+
+  /** PreFilter, then the filter plugins from where the last cycle stopped until enough nodes fit. */
+  private findNodesThatFit(
+    fwk: Framework,
+    snapshot: Snapshot,
+    pod: Pod,
+    state: CycleState,
+  ):
+    | { readonly ok: false; readonly outcome: ScheduleOutcome }
+    | {
+        readonly ok: true;
+        readonly feasible: NodeInfo[];
+        readonly diagnosis: Diagnosis;
+        readonly numAll: number;
+      } {
     const nodes = snapshot.nodeInfos;
     const numAll = nodes.length;
-    if (numAll === 0) return failed(Status.of(Code.UnschedulableAndUnresolvable, NO_NODES_AVAILABLE));
+    const stop = (outcome: ScheduleOutcome) => ({ ok: false as const, outcome });
+    if (numAll === 0) return stop(failed(Status.of(Code.UnschedulableAndUnresolvable, NO_NODES_AVAILABLE)));
 
     state.snapshot = snapshot;
     const diagnosis = new Diagnosis();
@@ -108,9 +183,9 @@ export class PodScheduler {
     if (pre?.isRejected()) {
       diagnosis.preFilterMsg = pre.message();
       if (pre.plugin !== '') diagnosis.unschedulablePlugins.add(pre.plugin);
-      return this.fitError(pod, numAll, diagnosis);
+      return stop(this.fitError(pod, numAll, diagnosis));
     }
-    if (pre) return failed(pre);
+    if (pre) return stop(failed(pre));
 
     const toFind = numFeasibleNodesToFind(
       fwk.percentageOfNodesToScore ?? this.options.percentageOfNodesToScore,
@@ -128,28 +203,27 @@ export class PodScheduler {
         if (!s) feasible.push(node);
         else if (s.code === Code.Error) {
           this.nextStartNodeIndex = (start + processed + 1) % numAll;
-          return failed(s);
+          return stop(failed(s));
         } else diagnosis.addNodeStatus(s);
       }
     }
     this.nextStartNodeIndex = (start + processed) % numAll;
+    return { ok: true, feasible, diagnosis, numAll };
+  }
 
-    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+  private scoreNodes(fwk: Framework, state: CycleState, pod: Pod, feasible: readonly NodeInfo[]) {
+    const preScore = fwk.runPreScorePlugins(state, pod, feasible);
+    if (preScore) return { ok: false as const, status: preScore };
+    return fwk.runScorePlugins(state, pod, feasible);
+  }
+
+  private done(state: CycleState, feasible: readonly NodeInfo[], diagnosis: Diagnosis) {
     const evaluatedNodes = feasible.length + diagnosis.failedNodes;
-    const done = (suggestedHost: string): ScheduleOutcome => ({
+    return (suggestedHost: string): ScheduleOutcome => ({
       ok: true,
       result: { suggestedHost, evaluatedNodes, feasibleNodes: feasible.length },
       state,
     });
-    if (feasible.length === 1) return done((feasible[0] as NodeInfo).name);
-
-    if (!fwk.hasScorePlugins())
-      return done(selectHost(feasible, new Array<number>(feasible.length).fill(1), this.random));
-    const preScore = fwk.runPreScorePlugins(state, pod, feasible);
-    if (preScore) return failed(preScore);
-    const scored = fwk.runScorePlugins(state, pod, feasible);
-    if (!scored.ok) return failed(scored.status);
-    return done(selectHost(feasible, scored.totals, this.random));
   }
 
   private fitError(pod: Pod, numAll: number, diagnosis: Diagnosis): ScheduleOutcome {

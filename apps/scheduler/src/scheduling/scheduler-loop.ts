@@ -1,4 +1,5 @@
 import type { SchedulerCache } from '../cache/cache.js';
+import type { Extenders } from '../extender/extenders.js';
 import type { CycleState } from '../framework/cycle-state.js';
 import type { Framework } from '../framework/framework.js';
 import type { QueuedPodInfo } from '../framework/interface.js';
@@ -17,6 +18,8 @@ export interface SchedulerLoopDeps {
   /** One framework per profile, by scheduler name. */
   readonly frameworks: ReadonlyMap<string, Framework>;
   readonly podScheduler: PodScheduler;
+  /** Extenders with a bind verb bind instead of the bind plugins (kube's extendersBinding). */
+  readonly extenders?: Extenders;
   /** After a successful binding: record the `Scheduled` event. */
   onScheduled?(pod: Pod, nodeName: string, profile: string): void;
   /**
@@ -54,9 +57,10 @@ export async function runBindPlugins(
 }
 
 /**
- * One turn of kube's ScheduleOne: pop a pod, run its scheduling cycle synchronously, assume it on
- * the chosen node and start binding in the background (the returned promise does not wait for it;
- * `bindings` collects it for shutdown). Resolves false once the queue is closed or `signal` aborts.
+ * One turn of kube's ScheduleOne: pop a pod, run its scheduling cycle (synchronous unless
+ * extenders are called), assume it on the chosen node and start binding in the background (the
+ * returned promise does not wait for it; `bindings` collects it for shutdown). Resolves false once
+ * the queue is closed or `signal` aborts.
  */
 export async function scheduleOne(
   deps: SchedulerLoopDeps,
@@ -78,7 +82,7 @@ export async function scheduleOne(
   }
   const cycle = deps.queue.schedulingCycle();
   const start = performance.now();
-  const outcome = deps.podScheduler.schedulePod(fwk, deps.cache.snapshot(), pod);
+  const outcome = await deps.podScheduler.schedule(fwk, deps.cache.snapshot(), pod);
   if (!outcome.ok) {
     pInfo.unschedulablePlugins = new Set(outcome.unschedulablePlugins);
     deps.queue.addUnschedulable(pInfo, cycle);
@@ -123,7 +127,10 @@ async function bind(
   signal?: AbortSignal,
 ): Promise<void> {
   const pod = pInfo.pod;
-  const status = await runBindPlugins(fwk, state, pod, host, signal);
+  const byExtender = await deps.extenders?.bind(pod, host);
+  const status = byExtender?.bound
+    ? byExtender.error && Status.fromError(byExtender.error)
+    : await runBindPlugins(fwk, state, pod, host, signal);
   if (!status) {
     deps.queue.done(pod);
     deps.onScheduled?.(pod, host, fwk.profileName);
