@@ -5,6 +5,7 @@ import type { NodeInfo } from '../framework/node-info.js';
 import { Code, Status } from '../framework/status.js';
 import type { Pod } from '../framework/types.js';
 import { Diagnosis, FitError, NO_NODES_AVAILABLE } from './fit-error.js';
+import { nominatedNodeName } from './nominator.js';
 
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
 const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
@@ -67,6 +68,8 @@ export type ScheduleOutcome =
       readonly message: string;
       readonly unschedulablePlugins: ReadonlySet<string>;
       readonly fitError?: FitError;
+      /** The cycle's state, for PostFilter. */
+      readonly state?: CycleState;
     };
 
 export interface PodSchedulerOptions {
@@ -107,8 +110,10 @@ export class PodScheduler {
     const pre = fwk.runPreFilterPlugins(state, pod);
     if (pre?.isRejected()) {
       diagnosis.preFilterMsg = pre.message();
+      // kube: a PreFilter rejection is every node's status (preemption reads it).
+      diagnosis.nodeToStatus.setAbsentNodesStatus(pre);
       if (pre.plugin !== '') diagnosis.unschedulablePlugins.add(pre.plugin);
-      return this.fitError(pod, numAll, diagnosis);
+      return this.fitError(pod, numAll, diagnosis, state);
     }
     if (pre) return failed(pre);
 
@@ -119,22 +124,32 @@ export class PodScheduler {
     const start = this.nextStartNodeIndex % numAll;
     const feasible: NodeInfo[] = [];
     let processed = 0;
+    // kube's evaluateNominatedNode: a pod nominated by an earlier preemption tries that node first.
+    const nominated = nominatedNodeName(pod);
+    const nominatedNode = nominated !== '' && fwk.hasFilterPlugins() ? snapshot.get(nominated) : undefined;
+    if (nominatedNode && !fwk.runFilterPluginsWithNominatedPods(state, pod, nominatedNode)) {
+      return {
+        ok: true,
+        result: { suggestedHost: nominatedNode.name, evaluatedNodes: 1, feasibleNodes: 1 },
+        state,
+      };
+    }
     if (!fwk.hasFilterPlugins()) {
       for (; processed < toFind; processed++) feasible.push(nodes[(start + processed) % numAll] as NodeInfo);
     } else {
       for (; processed < numAll && feasible.length < toFind; processed++) {
         const node = nodes[(start + processed) % numAll] as NodeInfo;
-        const s = fwk.runFilterPlugins(state, pod, node);
+        const s = fwk.runFilterPluginsWithNominatedPods(state, pod, node);
         if (!s) feasible.push(node);
         else if (s.code === Code.Error) {
           this.nextStartNodeIndex = (start + processed + 1) % numAll;
           return failed(s);
-        } else diagnosis.addNodeStatus(s);
+        } else diagnosis.addNodeStatus(node.name, s);
       }
     }
     this.nextStartNodeIndex = (start + processed) % numAll;
 
-    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis, state);
     const evaluatedNodes = feasible.length + diagnosis.failedNodes;
     const done = (suggestedHost: string): ScheduleOutcome => ({
       ok: true,
@@ -152,7 +167,7 @@ export class PodScheduler {
     return done(selectHost(feasible, scored.totals, this.random));
   }
 
-  private fitError(pod: Pod, numAll: number, diagnosis: Diagnosis): ScheduleOutcome {
+  private fitError(pod: Pod, numAll: number, diagnosis: Diagnosis, state: CycleState): ScheduleOutcome {
     const fitError = new FitError(pod, numAll, diagnosis);
     return {
       ok: false,
@@ -160,6 +175,7 @@ export class PodScheduler {
       message: fitError.message,
       unschedulablePlugins: diagnosis.unschedulablePlugins,
       fitError,
+      state,
     };
   }
 }
