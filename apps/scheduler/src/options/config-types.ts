@@ -52,6 +52,7 @@ export const KNOWN_PLUGINS = [
   'NodeResourcesFit',
   'PodTopologySpread',
   'InterPodAffinity',
+  'DefaultPreemption',
   'NodeResourcesBalancedAllocation',
   'ImageLocality',
   'DefaultBinder',
