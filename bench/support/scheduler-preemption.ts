@@ -26,7 +26,10 @@ export const PREEMPTOR_SHAPE: PodShape = { cpu: NODE_CPU, spec: () => ({ priorit
 function node(i: number): Node {
   const resources = { cpu: NODE_CPU, memory: '128Gi', pods: '110' };
   const name = `node-${i}`;
-  return { metadata: { name, labels: { 'kubernetes.io/hostname': name } }, status: { allocatable: resources } };
+  return {
+    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+    status: { allocatable: resources },
+  };
 }
 
 function pod(name: string, priority: number, nodeName?: string): Pod {
@@ -56,10 +59,15 @@ export function preemptionCyclesPerSecond(nodes: number, pods: number): { perS: 
   const profile = defaultSchedulerConfiguration().profiles[0];
   if (!profile) throw new Error('no default profile');
   const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(undefined) };
-  const fwk = Framework.fromProfile(profile, newInTreeRegistry().register('DefaultBinder', () => binder), undefined, {
-    nominator,
-    preemption: { podDisruptionBudgets: () => [], execute: (plan) => plans.push(plan) },
-  });
+  const fwk = Framework.fromProfile(
+    profile,
+    newInTreeRegistry().register('DefaultBinder', () => binder),
+    undefined,
+    {
+      nominator,
+      preemption: { podDisruptionBudgets: () => [], execute: (plan) => plans.push(plan) },
+    },
+  );
   const scheduler = new PodScheduler({ percentageOfNodesToScore: 0 });
   const n = Math.min(pods, nodes);
   let failed = 0;
@@ -102,7 +110,12 @@ export async function fillNodesWithVictims(c: Cluster): Promise<number> {
   ] as const) {
     await c.post(
       '/apis/scheduling.k8s.io/v1/priorityclasses',
-      JSON.stringify({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value }),
+      JSON.stringify({
+        apiVersion: 'scheduling.k8s.io/v1',
+        kind: 'PriorityClass',
+        metadata: { name },
+        value,
+      }),
     );
   }
   const nodes = c.nodeNames.length;

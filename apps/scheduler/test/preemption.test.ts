@@ -139,10 +139,14 @@ describe('preemption against keel-apiserver (built processes)', () => {
 
     await createPod(ns, 'preemptor', '2', { priorityClassName: 'preempt-high' });
     // The finalizer keeps the deleted victim terminating, holding its node's room.
-    const victim = await eventually(async () => {
-      const p = (await cluster.pod(ns, 'free')) as PodView;
-      return p.metadata.deletionTimestamp ? p : undefined;
-    }, 20_000, 'the victim to be deleted').catch(async (err: unknown) => {
+    const victim = await eventually(
+      async () => {
+        const p = (await cluster.pod(ns, 'free')) as PodView;
+        return p.metadata.deletionTimestamp ? p : undefined;
+      },
+      20_000,
+      'the victim to be deleted',
+    ).catch(async (err: unknown) => {
       console.log(JSON.stringify(await cluster.events(ns), null, 1), d.stderr.slice(-6000));
       throw err;
     });
@@ -151,7 +155,9 @@ describe('preemption against keel-apiserver (built processes)', () => {
       reason: 'PreemptionByScheduler',
       message: 'default-scheduler: preempting to accommodate a higher priority pod',
     });
-    const nominated = await eventually(async () => ((await cluster.pod(ns, 'preemptor')) as PodView).status?.nominatedNodeName);
+    const nominated = await eventually(
+      async () => ((await cluster.pod(ns, 'preemptor')) as PodView).status?.nominatedNodeName,
+    );
     expect(nominated).toBe(freeNode);
     // While its victim terminates, the preemptor neither binds nor preempts anything else.
     await new Promise((r) => setTimeout(r, 1500));
@@ -177,7 +183,9 @@ describe('preemption against keel-apiserver (built processes)', () => {
     const nodes = (await call('GET', '/api/v1/nodes')) as { items: unknown[] };
     await createPod(ns, 'polite', '64', { priorityClassName: 'preempt-never' });
     const failed = await eventually(async () =>
-      (await cluster.events(ns)).find((e) => e.reason === 'FailedScheduling' && e.regarding.name === 'polite'),
+      (await cluster.events(ns)).find(
+        (e) => e.reason === 'FailedScheduling' && e.regarding.name === 'polite',
+      ),
     );
     const n = nodes.items.length;
     expect(failed?.note).toBe(

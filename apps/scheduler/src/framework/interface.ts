@@ -78,7 +78,12 @@ export interface PostFilterOutcome {
  * says why each node failed; `filters` re-runs the filters on node copies.
  */
 export interface PostFilterPlugin extends Plugin {
-  postFilter(state: CycleState, pod: Pod, nodeToStatus: NodeToStatus, filters: FilterRunner): PostFilterOutcome;
+  postFilter(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: NodeToStatus,
+    filters: FilterRunner,
+  ): PostFilterOutcome;
 }
 
 /**

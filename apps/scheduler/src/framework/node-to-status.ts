@@ -46,10 +46,7 @@ export class NodeToStatus {
     for (const s of this.statuses.values())
       for (const r of s.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
     const missing = numAllNodes - this.statuses.size;
-    if (missing > 0)
-      for (const r of this.absent.reasons) counts.set(r, (counts.get(r) ?? 0) + missing);
+    if (missing > 0) for (const r of this.absent.reasons) counts.set(r, (counts.get(r) ?? 0) + missing);
     return counts;
   }
 }
-
-

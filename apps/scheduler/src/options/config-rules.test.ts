@@ -144,7 +144,9 @@ describe('configuration rules', () => {
     [
       'DefaultPreemption args of the wrong type',
       'profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesAbsolute: many\n',
-      ['profiles[0].pluginConfig[0].args.minCandidateNodesAbsolute: Invalid input: expected number, received string'],
+      [
+        'profiles[0].pluginConfig[0].args.minCandidateNodesAbsolute: Invalid input: expected number, received string',
+      ],
     ],
     [
       'PodTopologySpread args with System defaulting',

@@ -8,7 +8,11 @@
 import { formatTime, microTimeFromDate } from '@keel/apimachinery';
 import type { RestClient } from '@keel/client';
 import type { Logger } from '@keel/log';
-import type { PodDisruptionBudget, PreemptionHandle, PreemptionPlan } from '../framework/preemption-handle.js';
+import type {
+  PodDisruptionBudget,
+  PreemptionHandle,
+  PreemptionPlan,
+} from '../framework/preemption-handle.js';
 import { podName, type Pod } from '../framework/types.js';
 import { nominatedNodeName } from '../scheduling/nominator.js';
 import { schedulerNameOf } from '../scheduling/pod-filters.js';
@@ -49,7 +53,8 @@ export function disruptionTargetPatch(
   const conditions = Array.isArray(raw) ? (raw as PodCondition[]) : [];
   const old = conditions.find((c) => c?.type === DISRUPTION_TARGET);
   const message = `${schedulerName}: preempting to accommodate a higher priority pod`;
-  if (old?.status === 'True' && old.reason === PREEMPTION_BY_SCHEDULER && old.message === message) return undefined;
+  if (old?.status === 'True' && old.reason === PREEMPTION_BY_SCHEDULER && old.message === message)
+    return undefined;
   const condition: PodCondition = {
     type: DISRUPTION_TARGET,
     status: 'True',
@@ -57,7 +62,9 @@ export function disruptionTargetPatch(
     message,
     lastProbeTime: null,
     lastTransitionTime:
-      old?.status === 'True' ? (old.lastTransitionTime ?? null) : formatTime(microTimeFromDate(new Date(nowMs))),
+      old?.status === 'True'
+        ? (old.lastTransitionTime ?? null)
+        : formatTime(microTimeFromDate(new Date(nowMs))),
   };
   const status: Record<string, unknown> = { conditions: [condition] };
   if (conditions.length > 0) {
@@ -81,7 +88,11 @@ export class PreemptionExecutor implements PreemptionHandle {
 
   execute(plan: PreemptionPlan): void {
     const p = this.run(plan).catch((err: unknown) =>
-      this.deps.logger.error('Preemption failed', { preemptor: podName(plan.preemptor), node: plan.nodeName, err }),
+      this.deps.logger.error('Preemption failed', {
+        preemptor: podName(plan.preemptor),
+        node: plan.nodeName,
+        err,
+      }),
     );
     this.running.add(p);
     void p.finally(() => this.running.delete(p));
@@ -119,7 +130,11 @@ export class PreemptionExecutor implements PreemptionHandle {
       await client.delete(podPath(victim));
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      logger.v(2).info('Victim Pod is already deleted', { preemptor: podName(preemptor), victim: podName(victim), node: nodeName });
+      logger.v(2).info('Victim Pod is already deleted', {
+        preemptor: podName(preemptor),
+        victim: podName(victim),
+        node: nodeName,
+      });
       return;
     }
     logger.v(2).info('Preemptor Pod preempted victim Pod', {

@@ -23,7 +23,7 @@ import {
 } from '../scheduling/scheduler-loop.js';
 import type { SchedulerMetrics } from '../server/metrics.js';
 import { DEFAULT_BINDER, defaultBinder } from './binder.js';
-import type { EventBroadcaster, ObjectReference, Recorder } from './events.js';
+import type { EventBroadcaster, Recorder } from './events.js';
 import { newSchedulerInformers, type SchedulerInformers } from './informers.js';
 import { patchPodScheduledFalse } from './pod-condition.js';
 import { podReference } from './pod-reference.js';
@@ -222,8 +222,8 @@ export class Scheduler {
       return;
     }
     this.recorder(profile).eventf(podReference(pod), 'Warning', 'FailedScheduling', 'Scheduling', message);
-    patchPodScheduledFalse(this.deps.client, current, reason, message, Date.now(), nominatedNodeName).catch((err: unknown) =>
-      log.error('Error updating pod', { pod: podName(pod), err }),
+    patchPodScheduledFalse(this.deps.client, current, reason, message, Date.now(), nominatedNodeName).catch(
+      (err: unknown) => log.error('Error updating pod', { pod: podName(pod), err }),
     );
   }
 }

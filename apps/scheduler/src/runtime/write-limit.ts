@@ -84,6 +84,7 @@ export function limitWrites(client: WriteClient, limit: number): WriteClient {
       gate.run(() => client.create<T>(path, body, opts), opts?.signal),
     patch: <T>(path: string, type: PatchType, body: unknown, opts?: PatchOptions) =>
       gate.run(() => client.patch<T>(path, type, body, opts), opts?.signal),
-    delete: <T>(path: string, opts?: DeleteOptions) => gate.run(() => client.delete<T>(path, opts), opts?.signal),
+    delete: <T>(path: string, opts?: DeleteOptions) =>
+      gate.run(() => client.delete<T>(path, opts), opts?.signal),
   };
 }

@@ -14,7 +14,10 @@ import { Nominator } from './nominator.js';
 import { PodScheduler } from './schedule-one.js';
 import { scheduleOne, type SchedulerLoopDeps } from './scheduler-loop.js';
 
-const nominated = (pod: Pod, node: string): Pod => ({ ...pod, status: { ...pod.status, nominatedNodeName: node } });
+const nominated = (pod: Pod, node: string): Pod => ({
+  ...pod,
+  status: { ...pod.status, nominatedNodeName: node },
+});
 const onNode = (n: Nominator, node: string) => n.nominatedPodsForNode(node).map((p) => p.pod.metadata.name);
 
 describe('Nominator', () => {
@@ -62,9 +65,14 @@ describe('scheduleOne with DefaultPreemption', () => {
     const profile = defaultSchedulerConfiguration().profiles[0];
     if (!profile) throw new Error('no profile');
     const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(undefined) };
-    const fwk = Framework.fromProfile(profile, newInTreeRegistry().register('DefaultBinder', () => binder), undefined, {
-      nominator,
-    });
+    const fwk = Framework.fromProfile(
+      profile,
+      newInTreeRegistry().register('DefaultBinder', () => binder),
+      undefined,
+      {
+        nominator,
+      },
+    );
     const cache = new SchedulerCache();
     cache.addNode(makeNode('n1', { cpu: '2' }));
     const low = makePod('low', { nodeName: 'n1', requests: { cpu: '2' }, priority: 0 });
@@ -78,7 +86,8 @@ describe('scheduleOne with DefaultPreemption', () => {
       nominator,
       frameworks: new Map([[fwk.profileName, fwk]]),
       podScheduler: new PodScheduler({ percentageOfNodesToScore: 0 }),
-      onFailure: (pod, _reason, message, _profile, nnn) => failures.push(`${pod.metadata.name} ${nnn} ${message}`),
+      onFailure: (pod, _reason, message, _profile, nnn) =>
+        failures.push(`${pod.metadata.name} ${nnn} ${message}`),
     };
     const high = makePod('high', { requests: { cpu: '2' }, priority: 100 });
     queue.add(high);

@@ -31,7 +31,7 @@ export class Nominator implements PodNominator {
     if (nodeName === '') return;
     const key = podUid(pod);
     let m = this.byNode.get(nodeName);
-    if (!m) this.byNode.set(nodeName, (m = new Map()));
+    if (!m) this.byNode.set(nodeName, (m = new Map<string, PodInfo>()));
     m.set(key, newPodInfo(pod));
     this.nodeOf.set(key, nodeName);
   }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeNode, makePod, type PodOptions } from '../../framework/testing/fixtures.js';
 import type { Pod } from '../../framework/types.js';
-import { NodeToStatus } from '../../framework/node-to-status.js';
 import { DefaultPreemption } from './default-preemption.js';
 import { pickOneNodeForPreemption, type Candidate } from './pick-node.js';
 import { preemptionCluster } from './testing.js';
@@ -94,13 +93,17 @@ describe('DefaultPreemption: which node and which victims', () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '1' })], [running('low', 'n1', '1', 0)]);
     expect(c.attempt(incoming('2', 100))).toMatchObject({
       code: 'Unschedulable',
-      message: '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Insufficient cpu..',
+      message:
+        '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Insufficient cpu..',
     });
   });
 
   it('leaves nodes rejected as UnschedulableAndUnresolvable out', () => {
     const c = preemptionCluster(
-      [makeNode('n1', { cpu: '4', labels: { disk: 'hdd' } }), makeNode('n2', { cpu: '4', labels: { disk: 'ssd' } })],
+      [
+        makeNode('n1', { cpu: '4', labels: { disk: 'hdd' } }),
+        makeNode('n2', { cpu: '4', labels: { disk: 'ssd' } }),
+      ],
       [running('low', 'n1', '4', 0), running('peer', 'n2', '4', 100)],
     );
     const pod = makePod('p', { requests: { cpu: '2' }, priority: 100, nodeSelector: { disk: 'ssd' } });
@@ -131,10 +134,10 @@ describe('DefaultPreemption: which node and which victims', () => {
       running('victim', 'n1', '4', 0, { deletionTimestamp: '2026-01-01T00:00:00Z' }),
       { conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' }] },
     );
-    const c = preemptionCluster([makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })], [
-      terminating,
-      running('other', 'n2', '4', 0),
-    ]);
+    const c = preemptionCluster(
+      [makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })],
+      [terminating, running('other', 'n2', '4', 0)],
+    );
     const pod = withStatus(incoming('2', 100), { nominatedNodeName: 'n1' });
     expect(c.attempt(pod)).toMatchObject({
       code: 'Unschedulable',
@@ -142,9 +145,10 @@ describe('DefaultPreemption: which node and which victims', () => {
         '0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node..',
     });
     // A pod merely being deleted (not by preemption) does not hold it back.
-    const plain = preemptionCluster([makeNode('n1', { cpu: '4' })], [
-      running('leaving', 'n1', '4', 0, { deletionTimestamp: '2026-01-01T00:00:00Z' }),
-    ]);
+    const plain = preemptionCluster(
+      [makeNode('n1', { cpu: '4' })],
+      [running('leaving', 'n1', '4', 0, { deletionTimestamp: '2026-01-01T00:00:00Z' })],
+    );
     expect(plain.attempt(pod)).toMatchObject({ code: 'Success', nominated: 'n1' });
   });
 
@@ -223,7 +227,7 @@ describe('DefaultPreemption args', () => {
       new DefaultPreemption(args, {}, { random: () => 0 }).postFilter(
         r.state,
         incoming('2', 100),
-        r.nodeToStatus as NodeToStatus,
+        r.nodeToStatus,
         c.fwk,
       ).result?.nominatedNodeName;
     // Both nodes are dry-run and the better one wins; with one candidate wanted, the first found.
@@ -275,7 +279,11 @@ describe('pickOneNodeForPreemption', () => {
     ['none', [], undefined],
     ['fewest PDB violations first', [cand('a', [victim(0)], 1), cand('b', [victim(90)], 0)], 'b'],
     ['then the lowest highest priority', [cand('a', [victim(20)]), cand('b', [victim(10), victim(5)])], 'b'],
-    ['negative priorities: more pods still cost more', [cand('a', [victim(-5), victim(-5)]), cand('b', [victim(-5)])], 'b'],
+    [
+      'negative priorities: more pods still cost more',
+      [cand('a', [victim(-5), victim(-5)]), cand('b', [victim(-5)])],
+      'b',
+    ],
     [
       'then the latest start of the highest-priority victims',
       [cand('a', [victim(5, '2026-01-01T01:00:00Z')]), cand('b', [victim(5, '2026-01-01T02:00:00Z')])],

@@ -75,7 +75,11 @@ export class DefaultPreemption implements PostFilterPlugin {
    * nominated to still has lower-priority pods terminating because of a preemption (unless that
    * node is now out of the question).
    */
-  podEligibleToPreemptOthers(pod: Pod, m: NodeToStatus, nodes: (name: string) => NodeInfo | undefined): string {
+  podEligibleToPreemptOthers(
+    pod: Pod,
+    m: NodeToStatus,
+    nodes: (name: string) => NodeInfo | undefined,
+  ): string {
     if (pod.spec['preemptionPolicy'] === 'Never') return 'not eligible due to preemptionPolicy=Never.';
     const nominated = nominatedNodeName(pod) || (this.nominator?.nominatedNodeOf(pod) ?? '');
     if (nominated === '') return '';
@@ -114,7 +118,12 @@ export class DefaultPreemption implements PostFilterPlugin {
     const nominatedToClear = (this.nominator?.nominatedPodsForNode(best.nodeName) ?? [])
       .map((p) => p.pod)
       .filter((p) => podPriority(p) < priority);
-    this.preemption?.execute({ preemptor: pod, nodeName: best.nodeName, victims: best.victims, nominatedToClear });
+    this.preemption?.execute({
+      preemptor: pod,
+      nodeName: best.nodeName,
+      victims: best.victims,
+      nominatedToClear,
+    });
     return { result: { nominatedNodeName: best.nodeName }, status: Status.of(Code.Success) };
   }
 
@@ -146,14 +155,20 @@ export class DefaultPreemption implements PostFilterPlugin {
       try {
         const v = selectVictimsOnNode(filters, state, pod, node, pdbs, now);
         if (v.ok && v.victims.length > 0) {
-          const c: Candidate = { nodeName: node.name, victims: v.victims, numPDBViolations: v.numPDBViolations };
+          const c: Candidate = {
+            nodeName: node.name,
+            victims: v.victims,
+            numPDBViolations: v.numPDBViolations,
+          };
           const list = v.numPDBViolations === 0 ? nonViolating : violating;
           if (list.length < wanted) list.push(c);
           if (nonViolating.length > 0 && nonViolating.length + violating.length >= wanted) break;
           continue;
         }
         status = v.ok
-          ? Status.fromError(new Error(`expected at least one victim pod on node ${JSON.stringify(node.name)}`))
+          ? Status.fromError(
+              new Error(`expected at least one victim pod on node ${JSON.stringify(node.name)}`),
+            )
           : v.status;
       } catch (err) {
         status = Status.fromError(err);

@@ -31,7 +31,10 @@ function earliestStartOfHighest(victims: readonly Pod[], nowMs: number): number 
  * lowest sum of priorities, fewest victims, latest start of the highest-priority victims; then
  * the first candidate.
  */
-export function pickOneNodeForPreemption(candidates: readonly Candidate[], nowMs: number): Candidate | undefined {
+export function pickOneNodeForPreemption(
+  candidates: readonly Candidate[],
+  nowMs: number,
+): Candidate | undefined {
   const scores: ((c: Candidate) => number)[] = [
     (c) => -c.numPDBViolations,
     (c) => -podPriority(c.victims[0] as Pod),

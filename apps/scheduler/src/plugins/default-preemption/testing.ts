@@ -1,7 +1,11 @@
 import { SchedulerCache } from '../../cache/cache.js';
 import { Framework } from '../../framework/framework.js';
 import type { BindPlugin } from '../../framework/interface.js';
-import type { PodDisruptionBudget, PreemptionHandle, PreemptionPlan } from '../../framework/preemption-handle.js';
+import type {
+  PodDisruptionBudget,
+  PreemptionHandle,
+  PreemptionPlan,
+} from '../../framework/preemption-handle.js';
 import type { Node, Pod } from '../../framework/types.js';
 import { defaultSchedulerConfiguration } from '../../options/index.js';
 import { Nominator } from '../../scheduling/nominator.js';
