@@ -243,6 +243,27 @@ describe('DefaultPreemption args', () => {
   });
 });
 
+describe('DefaultPreemption in the profile', () => {
+  const nodes = [makeNode('n1', { cpu: '4' })];
+  const pods = [running('low', 'n1', '4', 0)];
+  it('is in the default profile, and off when the configuration disables it', () => {
+    expect(preemptionCluster(nodes, pods).fwk.postFilterPlugins.map((p) => p.name)).toEqual([
+      'DefaultPreemption',
+    ]);
+    for (const plugins of [
+      { postFilter: { disabled: [{ name: 'DefaultPreemption' }] } },
+      { multiPoint: { disabled: [{ name: 'DefaultPreemption' }] } },
+    ]) {
+      const c = preemptionCluster(nodes, pods, { profile: [{ plugins }] });
+      expect(c.fwk.postFilterPlugins).toEqual([]);
+      expect(c.attempt(incoming('2', 100))).toEqual({
+        error: '0/1 nodes are available: 1 Insufficient cpu.',
+      });
+      expect(c.preemption.plans).toEqual([]);
+    }
+  });
+});
+
 describe('nominated pods', () => {
   it('reserve their room against pods of lower or equal priority only', () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '4' })], []);

@@ -7,7 +7,7 @@ import type {
   PreemptionPlan,
 } from '../../framework/preemption-handle.js';
 import type { Node, Pod } from '../../framework/types.js';
-import { defaultSchedulerConfiguration } from '../../options/index.js';
+import { applyDefaults, type SchedulerConfiguration } from '../../options/index.js';
 import { Nominator } from '../../scheduling/nominator.js';
 import { PodScheduler } from '../../scheduling/schedule-one.js';
 import { newInTreeRegistry } from '../default-registry.js';
@@ -32,14 +32,20 @@ export class RecordingPreemption implements PreemptionHandle {
 export function preemptionCluster(
   nodes: readonly Node[],
   pods: readonly Pod[],
-  o: { pdbs?: PodDisruptionBudget[]; args?: Record<string, unknown> } = {},
+  o: {
+    pdbs?: PodDisruptionBudget[];
+    args?: Record<string, unknown>;
+    /** The profile as a config file's `profiles[0]` says it (defaulted). */
+    profile?: Parameters<typeof applyDefaults>[0]['profiles'];
+  } = {},
 ) {
   const cache = new SchedulerCache();
   for (const n of nodes) cache.addNode(n);
   for (const p of pods) cache.addPod(p);
   const nominator = new Nominator();
   const preemption = new RecordingPreemption(o.pdbs);
-  const base = defaultSchedulerConfiguration().profiles[0];
+  const config: SchedulerConfiguration = applyDefaults(o.profile ? { profiles: o.profile } : {});
+  const base = config.profiles[0];
   if (!base) throw new Error('no default profile');
   const profile = o.args ? { ...base, pluginConfig: [{ name: 'DefaultPreemption', args: o.args }] } : base;
   const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(undefined) };
@@ -53,7 +59,7 @@ export function preemptionCluster(
   const attempt = (pod: Pod) => {
     const out = scheduler.schedulePod(fwk, cache.snapshot(), pod);
     if (out.ok) return { host: out.result.suggestedHost };
-    if (!out.fitError || !out.state) return { error: out.message };
+    if (!out.fitError || !out.state || !fwk.hasPostFilterPlugins()) return { error: out.message };
     const post = fwk.runPostFilterPlugins(out.state, pod, out.fitError.diagnosis.nodeToStatus);
     out.fitError.diagnosis.postFilterMsg = post.status.message();
     return {
