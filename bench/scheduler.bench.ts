@@ -8,9 +8,11 @@
  * The scheduler's /metrics gives the cycle time (scheduler_scheduling_algorithm_duration_seconds)
  * and the attempt latency; /proc gives each process's CPU time per pod. BENCH_TRACE=1 also prints
  * pods bound per second and, each second, the scheduler's active queue / pods scheduled so far.
- * Each workload (plain pods, required anti-affinity, topology spread, preferred affinity;
- * BENCH_WORKLOADS=plain,anti,spread,preferred) runs on a fresh server with the same nodes, which
- * carry hostname and zone labels (10 zones).
+ * Each workload (plain pods, required anti-affinity, topology spread, preferred affinity,
+ * preemption; BENCH_WORKLOADS=plain,anti,spread,preferred,preemption) runs on a fresh server with the
+ * same nodes, which carry hostname and zone labels (10 zones). The preemption workload fills every
+ * node with one low-priority pod taking all its cpu, then creates one high-priority pod per node
+ * (at most BENCH_PODS), each placed only by preempting.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,17 +22,28 @@ import { DaemonProcess, freePort, schedulerEntry, writeKubeconfig } from '@keel/
 import { cpuSeconds, histogram, minus, quantileBound, type Histogram } from './support/process-stats.js';
 import { Cluster, CONCURRENCY, pool, type PodShape } from './support/scheduler-cluster.js';
 import { cyclesPerSecond } from './support/scheduler-cycles.js';
+import {
+  fillNodesWithVictims,
+  PREEMPTOR_SHAPE,
+  preemptionCyclesPerSecond,
+} from './support/scheduler-preemption.js';
 
 const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
 const NODE_COUNTS = (process.env['BENCH_NODES'] ?? '1000,5000').split(',').map(Number);
 /**
  * What the pods ask of the scheduler besides 100m/128Mi (BENCH_WORKLOADS picks, by name, from
- * plain,anti,spread,preferred; default all). The first is the plain-pod baseline workload.
+ * plain,anti,spread,preferred,preemption; default all). The first is the plain-pod baseline workload.
  */
 interface Workload {
   readonly name: string;
   readonly title: string;
   shape(nodes: number): PodShape;
+  /** How many pods the run creates; BENCH_PODS unless said. */
+  count?(nodes: number): number;
+  /** Before the scheduler starts; resolves with the pods it bound itself. */
+  prepare?(c: Cluster): Promise<number>;
+  /** The in-process cycle rate, when it is not plain cycles over the shape. */
+  cycles?(nodes: number, pods: number): { perS: number; failed: number };
 }
 const HOST = 'kubernetes.io/hostname';
 const ZONE = 'topology.kubernetes.io/zone';
@@ -90,6 +103,14 @@ const WORKLOADS: readonly Workload[] = [
       }),
     }),
   },
+  {
+    name: 'preemption',
+    title: 'preemption',
+    shape: () => PREEMPTOR_SHAPE,
+    count: (nodes) => Math.min(PODS, nodes),
+    prepare: fillNodesWithVictims,
+    cycles: preemptionCyclesPerSecond,
+  },
 ];
 /** Pods per in-process cycle run (BENCH_CYCLE_PODS); 0 skips that part. */
 const CYCLE_PODS = Number(process.env['BENCH_CYCLE_PODS'] ?? 5000);
@@ -123,8 +144,10 @@ async function timedRun(
   work: (i: number) => Promise<void>,
   schedulerPid?: number,
   sample?: () => Promise<string>,
+  pods = PODS,
+  preBound = 0,
 ): Promise<Figures> {
-  const watch = await c.watchBound(PODS, Math.max(120_000, PODS * 30));
+  const watch = await c.watchBound(preBound + pods, Math.max(120_000, pods * 30));
   const pids = [c.api.process.child.pid, schedulerPid];
   const cpu0 = pids.map(cpuSeconds);
   const client0 = process.cpuUsage();
@@ -142,7 +165,7 @@ async function timedRun(
           1000,
         )
       : undefined;
-  await pool(PODS, CONCURRENCY, work);
+  await pool(pods, CONCURRENCY, work);
   const createdAt = now();
   const w = await watch.done;
   clearInterval(sampler);
@@ -159,17 +182,18 @@ async function timedRun(
   }
   const totalS = (w.at - t0) / 1000;
   const unbound = await c.unbound();
-  if (unbound > 0 || w.bound < PODS)
-    console.error(`  only ${w.bound} of ${PODS} pods seen bound; ${unbound} unbound by list`);
+  const bound = w.bound - preBound;
+  if (unbound > 0 || bound < pods)
+    console.error(`  only ${bound} of ${pods} pods seen bound; ${unbound} unbound by list`);
   if (w.restarts > 0) console.error(`  (the server ended the bench's watch ${w.restarts} times; it resumed)`);
   return {
-    podsPerS: w.bound / totalS,
+    podsPerS: bound / totalS,
     createdS: (createdAt - t0) / 1000,
     totalS,
     cpuPerPodMs: {
-      api: (api * 1000) / PODS,
-      scheduler: (sched * 1000) / PODS,
-      client: (client.user + client.system) / 1000 / PODS,
+      api: (api * 1000) / pods,
+      scheduler: (sched * 1000) / pods,
+      client: (client.user + client.system) / 1000 / pods,
     },
     errors: c.errors - errorsBefore,
   };
@@ -206,11 +230,13 @@ function writeSchedulerConfig(c: Cluster): string {
   return config;
 }
 
-async function withScheduler(nodes: number, shape: PodShape): Promise<Figures> {
+async function withScheduler(nodes: number, w: Workload): Promise<Figures> {
   const c = await Cluster.start(nodes);
+  const shape = w.shape(nodes);
   let sched: DaemonProcess | undefined;
   let metricsAgent: Agent | undefined;
   try {
+    const preBound = (await w.prepare?.(c)) ?? 0;
     const port = await freePort();
     const certDir = mkdtempSync(join(tmpdir(), 'keel-bench-sched-certs-'));
     sched = DaemonProcess.start(schedulerEntry, [
@@ -237,7 +263,14 @@ async function withScheduler(nodes: number, shape: PodShape): Promise<Figures> {
       const sched = /^scheduler_schedule_attempts_total\{result="scheduled"[^}]*\} (\S+)$/m.exec(t)?.[1];
       return `${v('active')}/${sched}`;
     };
-    const r = await timedRun(c, (i) => c.createPod(i, shape), sched.child.pid, active);
+    const r = await timedRun(
+      c,
+      (i) => c.createPod(i, shape),
+      sched.child.pid,
+      active,
+      w.count?.(nodes) ?? PODS,
+      preBound,
+    );
     const after = await scrape();
     const cut = sched.stderr.split('\n').filter((l) => l.includes('"Failed to watch"'));
     if (cut.length > 0)
@@ -292,7 +325,7 @@ export async function run(): Promise<void> {
     );
     for (const nodes of NODE_COUNTS) {
       for (const w of workloads) {
-        const r = cyclesPerSecond(nodes, CYCLE_PODS, w.shape(nodes));
+        const r = w.cycles?.(nodes, CYCLE_PODS) ?? cyclesPerSecond(nodes, CYCLE_PODS, w.shape(nodes));
         const failed = r.failed > 0 ? ` (${fmt(r.failed)} found no node)` : '';
         line(
           `  ${`${fmt(nodes)} nodes`.padStart(12)}, ${w.title.padEnd(22)} ${fmt(r.perS).padStart(6)} cycles/s${failed}`,
@@ -308,7 +341,7 @@ export async function run(): Promise<void> {
       `  ${n}: bind-only baseline ${fmt(base.podsPerS).padStart(5)} pods/s in ${fmt(base.totalS, 1)} s${errs(base)}`,
     );
     for (const w of workloads) {
-      const s = await withScheduler(nodes, w.shape(nodes));
+      const s = await withScheduler(nodes, w);
       const label = `${n}, ${w.title}`;
       line(
         `  ${label}: scheduler ${fmt(s.podsPerS).padStart(5)} pods/s in ${fmt(s.totalS, 1)} s (creates done at ${fmt(s.createdS, 1)} s)${errs(s)}`,

@@ -20,6 +20,8 @@ export const ZONES = 10;
 export interface PodShape {
   readonly labels?: (i: number) => Readonly<Record<string, string>>;
   readonly spec?: (i: number) => Readonly<Record<string, unknown>>;
+  /** The container's cpu request; 100m unless said. */
+  readonly cpu?: string;
 }
 
 function nodeObject(name: string, i: number): unknown {
@@ -55,7 +57,7 @@ function podBody(i: number, shape: PodShape): string {
         {
           name: 'app',
           image: 'registry.example/app:1',
-          resources: { requests: { cpu: '100m', memory: '128Mi' } },
+          resources: { requests: { cpu: shape.cpu ?? '100m', memory: '128Mi' } },
         },
       ],
     },

@@ -86,7 +86,9 @@ describe('InterPodAffinity and PodTopologySpread end to end', () => {
     expect(new Set(nodes)).toEqual(new Set(['aff-1', 'aff-2', 'aff-3']));
 
     await createPod(ns, 'web-3', { app: 'web' }, antiAffinity);
-    const message = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.";
+    // The pods all have the same priority, so preemption finds no victims (kube's trailing sentence).
+    const message =
+      "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..";
     expect(await failure(ns, 'web-3')).toBe(message);
     const condition = await eventually(async () =>
       (await cluster.pod(ns, 'web-3')).status?.conditions?.find((c) => c.type === 'PodScheduled'),
@@ -96,7 +98,7 @@ describe('InterPodAffinity and PodTopologySpread end to end', () => {
     // A pod without anti-affinity of its own is kept off the nodes whose pods' rules select it.
     await createPod(ns, 'plain-web', { app: 'web' }, {});
     expect(await failure(ns, 'plain-web')).toBe(
-      "0/3 nodes are available: 3 node(s) didn't satisfy existing pods anti-affinity rules.",
+      "0/3 nodes are available: 3 node(s) didn't satisfy existing pods anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..",
     );
   });
 
@@ -121,7 +123,8 @@ describe('InterPodAffinity and PodTopologySpread end to end', () => {
     // No pod matches yet (and the pod does not match itself): it waits.
     await createPod(ns, 'worker', {}, affinityTo('queue'));
     expect(await failure(ns, 'worker')).toBe(
-      "0/3 nodes are available: 3 node(s) didn't match pod affinity rules.",
+      // Unresolvable: preemption does not even try.
+      "0/3 nodes are available: 3 node(s) didn't match pod affinity rules. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..",
     );
     // A matching pod bound in zone-a moves it back to the queue at once (not after the
     // five-minute unschedulable flush).
@@ -159,7 +162,7 @@ describe('InterPodAffinity and PodTopologySpread end to end', () => {
 
     await createPod(ns, 'no-rack', { app: 's' }, spread('rack'));
     expect(await failure(ns, 'no-rack')).toBe(
-      "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints (missing required label).",
+      "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints (missing required label). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..",
     );
   });
 });

@@ -74,7 +74,8 @@ describe('keel-scheduler against keel-apiserver (built processes)', () => {
       const r = await cluster.api.request('GET', '/api/v1/nodes');
       return (r.json as { items: unknown[] }).items.length;
     });
-    const message = `0/${nodeCount} nodes are available: ${nodeCount} Insufficient cpu.`;
+    // No pod has a lower priority than 'big', so preemption finds no victims and says so.
+    const message = `0/${nodeCount} nodes are available: ${nodeCount} Insufficient cpu. preemption: 0/${nodeCount} nodes are available: ${nodeCount} No preemption victims found for incoming pod..`;
     expect(failed).toMatchObject({
       type: 'Warning',
       action: 'Scheduling',

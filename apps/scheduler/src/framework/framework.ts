@@ -7,6 +7,12 @@ import {
   type BindPlugin,
   type ClusterObjects,
   type FilterPlugin,
+  type FilterRunner,
+  type FrameworkHandle,
+  type PodNominator,
+  type PostFilterOutcome,
+  type PostFilterPlugin,
+  type PostFilterResult,
   type PreEnqueuePlugin,
   type PreFilterPlugin,
   type PreScorePlugin,
@@ -15,10 +21,11 @@ import {
   type ScorePlugin,
 } from './interface.js';
 import type { NodeInfo } from './node-info.js';
+import type { NodeToStatus } from './node-to-status.js';
 import { buildPluginLists } from './plugin-lists.js';
 import type { Registry } from './registry.js';
-import { Status, type MaybeStatus } from './status.js';
-import type { Pod } from './types.js';
+import { Code, Status, type MaybeStatus } from './status.js';
+import { podUid, type Pod } from './types.js';
 
 export interface WeightedScorePlugin {
   readonly plugin: ScorePlugin;
@@ -37,11 +44,12 @@ function errorText(err: unknown): string {
  * Everything here is synchronous: a scheduling cycle runs to completion without yielding, so the
  * cache cannot change under it.
  */
-export class Framework {
+export class Framework implements FilterRunner {
   readonly preEnqueuePlugins: readonly PreEnqueuePlugin[];
   readonly queueSortPlugins: readonly QueueSortPlugin[];
   readonly preFilterPlugins: readonly PreFilterPlugin[];
   readonly filterPlugins: readonly FilterPlugin[];
+  readonly postFilterPlugins: readonly PostFilterPlugin[];
   readonly preScorePlugins: readonly PreScorePlugin[];
   readonly scorePlugins: readonly WeightedScorePlugin[];
   readonly bindPlugins: readonly BindPlugin[];
@@ -51,12 +59,15 @@ export class Framework {
     /** The profile's own value; undefined means the configuration's global one applies. */
     readonly percentageOfNodesToScore: number | undefined,
     lists: ReturnType<typeof buildPluginLists>,
+    /** Nominated pods, counted when filtering pods of lower or equal priority. */
+    readonly nominator: PodNominator | undefined,
   ) {
     const p = lists.points;
     this.preEnqueuePlugins = p.preEnqueue as PreEnqueuePlugin[];
     this.queueSortPlugins = p.queueSort as QueueSortPlugin[];
     this.preFilterPlugins = p.preFilter as PreFilterPlugin[];
     this.filterPlugins = p.filter as FilterPlugin[];
+    this.postFilterPlugins = p.postFilter as PostFilterPlugin[];
     this.preScorePlugins = p.preScore as PreScorePlugin[];
     this.scorePlugins = (p.score as ScorePlugin[]).map((plugin) => ({
       plugin,
@@ -74,15 +85,15 @@ export class Framework {
     profile: SchedulerProfile,
     registry: Registry,
     objects?: ClusterObjects,
-    extenders?: Extenders,
+    extra: Pick<FrameworkHandle, 'nominator' | 'preemption' | 'extenders'> = {},
   ): Framework {
     const lists = buildPluginLists(profile, registry, {
       profileName: profile.schedulerName,
       ...(objects ? { objects } : {}),
-      ...(extenders ? { extenders } : {}),
+      ...extra,
     });
     if (lists.points.queueSort.length === 0) throw new Error('no queue sort plugin is enabled');
-    return new Framework(profile.schedulerName, profile.percentageOfNodesToScore, lists);
+    return new Framework(profile.schedulerName, profile.percentageOfNodesToScore, lists, extra.nominator);
   }
 
   /** The queue order: the (single) QueueSort plugin's less. */
@@ -150,6 +161,69 @@ export class Framework {
       ).withPlugin(pl.name);
     }
     return undefined;
+  }
+
+  /**
+   * kube's RunFilterPluginsWithNominatedPods: the node must fit with the pods nominated to it of
+   * equal or higher priority added (their room is reserved), and, when any were added, also
+   * without them (a pod may need them absent, e.g. for anti-affinity). The nominated pods join a
+   * copy of the node; plugins that precompute in PreFilter (InterPodAffinity, PodTopologySpread)
+   * do not see them, as Keel has no PreFilter AddPod extensions.
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const withNominated = this.addNominatedPods(pod, nodeInfo);
+    const s = this.runFilterPlugins(state, pod, withNominated ?? nodeInfo);
+    if (s || !withNominated) return s;
+    return this.runFilterPlugins(state, pod, nodeInfo);
+  }
+
+  /** A copy of the node with its nominated pods of priority ≥ the pod's, or undefined if none. */
+  private addNominatedPods(pod: Pod, nodeInfo: NodeInfo): NodeInfo | undefined {
+    const nominated = this.nominator?.nominatedPodsForNode(nodeInfo.name);
+    if (!nominated || nominated.length === 0) return undefined;
+    const priority = pod.spec.priority ?? 0;
+    const uid = podUid(pod);
+    let copy: NodeInfo | undefined;
+    for (const p of nominated) {
+      if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;
+      copy ??= nodeInfo.clone();
+      copy.addPod(p);
+    }
+    return copy;
+  }
+
+  hasPostFilterPlugins(): boolean {
+    return this.postFilterPlugins.length > 0;
+  }
+
+  /**
+   * kube's RunPostFilterPlugins: the first plugin that succeeds, or says UnschedulableAndUnresolvable,
+   * decides; otherwise the rejections' reasons are joined and the last result that nominates
+   * (sets or clears) is kept. A plugin that errs (or throws) ends it with an Error.
+   */
+  runPostFilterPlugins(state: CycleState, pod: Pod, nodeToStatus: NodeToStatus): PostFilterOutcome {
+    const reasons: string[] = [];
+    let rejector = '';
+    let result: PostFilterResult | undefined;
+    for (const pl of this.postFilterPlugins) {
+      let out: PostFilterOutcome;
+      try {
+        out = pl.postFilter(state, pod, nodeToStatus, this);
+      } catch (err) {
+        out = { status: Status.fromError(err) };
+      }
+      const s = out.status;
+      if (s.isSuccess()) return out;
+      if (s.code === Code.UnschedulableAndUnresolvable) return { ...out, status: s.withPlugin(pl.name) };
+      if (!s.isRejected()) return { status: Status.fromError(s.asError()).withPlugin(pl.name) };
+      if (out.result) result = out.result;
+      reasons.push(...s.reasons);
+      if (rejector === '') rejector = pl.name;
+    }
+    return {
+      ...(result ? { result } : {}),
+      status: Status.unschedulable(...reasons).withPlugin(rejector),
+    };
   }
 
   hasScorePlugins(): boolean {

@@ -2,8 +2,10 @@ import type { LabelSelector } from '@keel/apimachinery';
 import type { Extenders } from '../extender/extenders.js';
 import type { Labels } from './affinity-terms.js';
 import type { CycleState } from './cycle-state.js';
-import type { NodeInfo } from './node-info.js';
-import type { MaybeStatus } from './status.js';
+import type { NodeInfo, PodInfo } from './node-info.js';
+import type { NodeToStatus } from './node-to-status.js';
+import type { PreemptionHandle } from './preemption-handle.js';
+import type { MaybeStatus, Status } from './status.js';
 import type { Pod } from './types.js';
 
 /** The highest score a plugin may give a node (after normalizing); the lowest is 0. */
@@ -51,6 +53,50 @@ export interface PreFilterPlugin extends Plugin {
 /** Whether `pod` fits on one node; a rejection is Unschedulable(AndUnresolvable) with reasons. */
 export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+}
+
+/** What PostFilter plugins may run again: the filters, with the nominated pods counted. */
+export interface FilterRunner {
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+}
+
+/**
+ * kube's PostFilterResult with its NominatingInfo: `nominatedNodeName` a node name sets the pod's
+ * `status.nominatedNodeName`, `''` clears it (ModeOverride); no result leaves it alone (ModeNoop).
+ */
+export interface PostFilterResult {
+  readonly nominatedNodeName: string;
+}
+
+export interface PostFilterOutcome {
+  readonly result?: PostFilterResult;
+  /** Success when the pod may fit after all (preemption started); otherwise why not. */
+  readonly status: Status;
+}
+
+/**
+ * Runs when no node passed Filter (kube's PostFilter, DefaultPreemption's point). `nodeToStatus`
+ * says why each node failed; `filters` re-runs the filters on node copies.
+ */
+export interface PostFilterPlugin extends Plugin {
+  postFilter(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: NodeToStatus,
+    filters: FilterRunner,
+  ): PostFilterOutcome;
+}
+
+/**
+ * kube's PodNominator: pods nominated to a node (`status.nominatedNodeName`, or set by preemption
+ * ahead of the API server), whose room other pods of lower or equal priority must leave free.
+ */
+export interface PodNominator {
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** The node `pod` is nominated to, or undefined. */
+  nominatedNodeOf(pod: Pod): string | undefined;
+  /** Nominates `pod` to `nodeName`; `''` drops its nomination. */
+  addNominatedPod(pod: Pod, nodeName: string): void;
 }
 
 /** Runs once before scoring, over the feasible nodes. */
@@ -101,6 +147,10 @@ export interface FrameworkHandle {
   readonly objects?: ClusterObjects;
   /** The configuration's extenders (kube's Handle.Extenders), for DefaultPreemption. */
   readonly extenders?: Extenders;
+  /** Nominated pods; without it none are counted when filtering. */
+  readonly nominator?: PodNominator;
+  /** The budgets and API writes DefaultPreemption uses; without it preemption only nominates. */
+  readonly preemption?: PreemptionHandle;
 }
 
 /** A plugin's `pluginConfig` args; `{}` when the profile configures none. */

@@ -93,6 +93,13 @@ export class NodeInfo {
     if (node) this.setNode(node);
   }
 
+  /** A copy with the same node and pods, to try removing or adding pods (preemption). */
+  clone(): NodeInfo {
+    const c = new NodeInfo(this.name, this.node);
+    for (const p of this.pods.values()) c.addPod(p);
+    return c;
+  }
+
   setNode(node: Node): void {
     this.node = node;
     this.allocatable = nodeAllocatable(node);

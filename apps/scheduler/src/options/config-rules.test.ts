@@ -24,7 +24,7 @@ function errorsOf(body: string): string[] {
 
 describe('configuration rules', () => {
   const defaultPlugins =
-    'PrioritySort, SchedulingGates, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity, NodeResourcesBalancedAllocation, ImageLocality, DefaultBinder';
+    'PrioritySort, SchedulingGates, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity, DefaultPreemption, NodeResourcesBalancedAllocation, ImageLocality, DefaultBinder';
   it.each<[string, string, string[]]>([
     ['parallelism', 'parallelism: 0\n', ['parallelism must be greater than 0, got 0']],
     [
@@ -123,6 +123,29 @@ describe('configuration rules', () => {
       'profiles:\n- pluginConfig:\n  - name: NodeName\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: 101\n',
       [
         'profiles[0].pluginConfig[1].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]',
+      ],
+    ],
+    [
+      'DefaultPreemption args out of range',
+      'profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesPercentage: 101\n      minCandidateNodesAbsolute: -1\n',
+      [
+        'profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]',
+        'profiles[0].pluginConfig[0].args.minCandidateNodesAbsolute: Invalid value: -1: not in valid range [0, inf)',
+      ],
+    ],
+    [
+      'DefaultPreemption args both zero',
+      'profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesPercentage: 0\n      minCandidateNodesAbsolute: 0\n',
+      [
+        'profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute',
+        'profiles[0].pluginConfig[0].args.minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as minCandidateNodesPercentage',
+      ],
+    ],
+    [
+      'DefaultPreemption args of the wrong type',
+      'profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesAbsolute: many\n',
+      [
+        'profiles[0].pluginConfig[0].args.minCandidateNodesAbsolute: Invalid input: expected number, received string',
       ],
     ],
     [

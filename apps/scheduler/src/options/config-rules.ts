@@ -1,4 +1,5 @@
 import { validateLeaderElection, type LeaderElectionFieldNamer } from '@keel/leaderelection';
+import { validateDefaultPreemptionArgs } from '../plugins/default-preemption/args.js';
 import { validateInterPodAffinityArgs } from '../plugins/inter-pod-affinity/args.js';
 import { validatePodTopologySpreadArgs } from '../plugins/pod-topology-spread/args.js';
 import type { PluginSetFile, ProfileFile, SchedulerConfigFile } from './config-schema.js';
@@ -112,6 +113,7 @@ const pluginConfigKnownAndUnique: FileRule = (profiles) =>
 const ARGS_VALIDATORS: Readonly<
   Record<string, (args: Readonly<Record<string, unknown>>, path: string) => string[]>
 > = {
+  DefaultPreemption: validateDefaultPreemptionArgs,
   InterPodAffinity: validateInterPodAffinityArgs,
   PodTopologySpread: validatePodTopologySpreadArgs,
 };

@@ -53,6 +53,7 @@ export const KNOWN_PLUGINS = [
   'NodeResourcesFit',
   'PodTopologySpread',
   'InterPodAffinity',
+  'DefaultPreemption',
   'NodeResourcesBalancedAllocation',
   'ImageLocality',
   'DefaultBinder',
@@ -117,7 +118,7 @@ export interface SchedulerConfiguration {
 
 /**
  * kube-scheduler's (v1.33) default plugin set (MultiPoint, in order), restricted to the plugins
- * Keel has (the volume plugins and DefaultPreemption are not).
+ * Keel has (the volume plugins are not).
  * Weights are those of the score plugins.
  */
 export const DEFAULT_MULTI_POINT: readonly Plugin[] = [
@@ -131,6 +132,7 @@ export const DEFAULT_MULTI_POINT: readonly Plugin[] = [
   { name: 'NodeResourcesFit', weight: 1 },
   { name: 'PodTopologySpread', weight: 2 },
   { name: 'InterPodAffinity', weight: 2 },
+  { name: 'DefaultPreemption' },
   { name: 'NodeResourcesBalancedAllocation', weight: 1 },
   { name: 'ImageLocality', weight: 1 },
   { name: 'DefaultBinder' },

@@ -1,4 +1,5 @@
 import { Registry } from '../framework/registry.js';
+import * as defaultPreemption from './default-preemption/default-preemption.js';
 import * as imageLocality from './image-locality/image-locality.js';
 import * as interPodAffinity from './inter-pod-affinity/inter-pod-affinity.js';
 import * as nodeAffinity from './node-affinity/node-affinity.js';
@@ -29,6 +30,7 @@ export function newInTreeRegistry(): Registry {
     nodeResourcesFit,
     podTopologySpread,
     interPodAffinity,
+    defaultPreemption,
     balancedAllocation,
     imageLocality,
   ]) {

@@ -39,6 +39,8 @@ export interface EventV1 {
   readonly action: string;
   readonly reason: string;
   readonly regarding: ObjectReference;
+  /** A second object the event concerns (the preemptor, on a victim's Preempted event). */
+  readonly related?: ObjectReference;
   readonly note: string;
   readonly type: EventType;
 }
@@ -132,7 +134,14 @@ export interface EventBroadcasterOptions {
 
 /** A recorder for one reporting controller (a scheduler profile). */
 export interface Recorder {
-  eventf(regarding: ObjectReference, type: EventType, reason: string, action: string, note: string): void;
+  eventf(
+    regarding: ObjectReference,
+    type: EventType,
+    reason: string,
+    action: string,
+    note: string,
+    related?: ObjectReference,
+  ): void;
 }
 
 /**
@@ -170,8 +179,8 @@ export class EventBroadcaster {
 
   newRecorder(reportingController: string): Recorder {
     return {
-      eventf: (regarding, type, reason, action, note) =>
-        this.record(reportingController, regarding, type, reason, action, note),
+      eventf: (regarding, type, reason, action, note, related) =>
+        this.record(reportingController, regarding, type, reason, action, note, related),
     };
   }
 
@@ -182,6 +191,7 @@ export class EventBroadcaster {
     reason: string,
     action: string,
     note: string,
+    related?: ObjectReference,
   ): void {
     const now = this.clock.now();
     const event: EventV1 = {
@@ -197,6 +207,7 @@ export class EventBroadcaster {
       action,
       reason,
       regarding,
+      ...(related ? { related } : {}),
       note: truncateNote(note),
       type,
     };

@@ -7,6 +7,7 @@ import { createInformer, type Informer, type KubeObject, type RestClient } from 
 import type { Logger } from '@keel/log';
 import type { Labels } from '../framework/affinity-terms.js';
 import type { ClusterObjects } from '../framework/interface.js';
+import type { PodDisruptionBudget } from '../framework/preemption-handle.js';
 import type { Node, Pod } from '../framework/types.js';
 import type { EventHandlers } from '../scheduling/event-handlers.js';
 
@@ -20,6 +21,9 @@ export interface SchedulerInformers {
   readonly namespaces: Informer<KubeObject>;
   /** Service selectors (default topology spreading). */
   readonly services: Informer<KubeObject>;
+  /** policy/v1 PodDisruptionBudgets (preemption prefers victims whose budgets allow it). */
+  readonly pdbs: Informer<KubeObject>;
+  podDisruptionBudgets(): readonly PodDisruptionBudget[];
   /** What plugins read from the namespace and service informers. */
   readonly objects: ClusterObjects;
   start(): void;
@@ -154,13 +158,23 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
         .map((ns) => ns.metadata?.name ?? ''),
     serviceSelectors: (ns) => [...(selectors.get(ns)?.values() ?? [])],
   };
-  const all = [nodes, pods, namespaces, services];
+  const pdbs = createInformer<KubeObject>({
+    client: deps.client,
+    listPath: '/apis/policy/v1/poddisruptionbudgets',
+    transform: dropManagedFields,
+    onError: onError('poddisruptionbudgets'),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  const all = [nodes, pods, namespaces, services, pdbs];
 
   return {
     pods,
     nodes,
     namespaces,
     services,
+    pdbs,
+    // The wire objects are PodDisruptionBudgets; preemption reads their fields defensively.
+    podDisruptionBudgets: () => pdbs.list() as unknown as PodDisruptionBudget[],
     objects,
     start() {
       // Order does not matter: the cache keeps pods of nodes it has not seen yet.

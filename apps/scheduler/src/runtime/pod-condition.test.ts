@@ -108,3 +108,37 @@ describe('podStatusPath', () => {
     );
   });
 });
+
+describe('podScheduledFalsePatch with a nominated node (kube updatePod)', () => {
+  const cond = {
+    type: 'PodScheduled',
+    status: 'False',
+    reason: 'Unschedulable',
+    message: 'm',
+    lastProbeTime: null,
+    lastTransitionTime: '2024-01-01T00:00:00Z',
+  };
+  const pod = (nominatedNodeName?: string): Pod => {
+    const p = withConditions([cond]);
+    return { ...p, status: { ...p.status, ...(nominatedNodeName ? { nominatedNodeName } : {}) } };
+  };
+  it('writes only the nominated node when the condition is unchanged', () => {
+    expect(podScheduledFalsePatch(pod(), 'Unschedulable', 'm', NOW, 'n1')).toEqual({
+      status: { nominatedNodeName: 'n1' },
+    });
+  });
+  it('clears it with null, and writes nothing when it is already so', () => {
+    expect(podScheduledFalsePatch(pod('n1'), 'Unschedulable', 'm', NOW, '')).toEqual({
+      status: { nominatedNodeName: null },
+    });
+    expect(podScheduledFalsePatch(pod(), 'Unschedulable', 'm', NOW, '')).toBeUndefined();
+    expect(podScheduledFalsePatch(pod('n1'), 'Unschedulable', 'm', NOW, 'n1')).toBeUndefined();
+    // undefined: PostFilter made no nomination decision, the field is left alone.
+    expect(podScheduledFalsePatch(pod('n1'), 'Unschedulable', 'm', NOW)).toBeUndefined();
+  });
+  it('sends both in one patch when both change', () => {
+    expect(podScheduledFalsePatch(pod(), 'Unschedulable', 'new', NOW, 'n2')).toMatchObject({
+      status: { conditions: [{ type: 'PodScheduled', message: 'new' }], nominatedNodeName: 'n2' },
+    });
+  });
+});

@@ -35,6 +35,7 @@ export function podScheduledFalsePatch(
   reason: string,
   message: string,
   nowMs: number,
+  nominatedNodeName?: string,
 ): Record<string, unknown> | undefined {
   const conditions = conditionsOf(pod);
   const old = conditions.find((c) => c.type === POD_SCHEDULED);
@@ -48,20 +49,25 @@ export function podScheduledFalsePatch(
     lastProbeTime: null,
     lastTransitionTime,
   };
-  if (
-    old &&
+  const conditionSame =
+    old !== undefined &&
     old.status === condition.status &&
     (old.reason ?? '') === reason &&
     (old.message ?? '') === message &&
-    (old.lastProbeTime ?? null) === null
-  ) {
-    return undefined;
+    (old.lastProbeTime ?? null) === null;
+  // kube's updatePod: the nominated node is written only when set (or cleared) and different.
+  const current = pod.status?.['nominatedNodeName'];
+  const nnnChanged = nominatedNodeName !== undefined && nominatedNodeName !== (current ?? '');
+  if (conditionSame && !nnnChanged) return undefined;
+  const status: Record<string, unknown> = {};
+  if (!conditionSame) {
+    status['conditions'] = [condition];
+    if (conditions.length > 0) {
+      const order = old ? conditions : [...conditions, condition];
+      status['$setElementOrder/conditions'] = order.map((c) => ({ type: c.type }));
+    }
   }
-  const status: Record<string, unknown> = { conditions: [condition] };
-  if (conditions.length > 0) {
-    const order = old ? conditions : [...conditions, condition];
-    status['$setElementOrder/conditions'] = order.map((c) => ({ type: c.type }));
-  }
+  if (nnnChanged) status['nominatedNodeName'] = nominatedNodeName === '' ? null : nominatedNodeName;
   return { status };
 }
 
@@ -83,8 +89,8 @@ function retriable(err: unknown): boolean {
 }
 
 /**
- * Patches PodScheduled=False onto the pod; resolves false when nothing needed writing. Retries as
- * client-go's retry.DefaultBackoff does (4 tries, 10 ms growing fivefold).
+ * Patches PodScheduled=False (and a nominated node, if given) onto the pod; resolves false when
+ * nothing needed writing.
  */
 export async function patchPodScheduledFalse(
   client: Pick<RestClient, 'patch'>,
@@ -92,14 +98,28 @@ export async function patchPodScheduledFalse(
   reason: string,
   message: string,
   nowMs = Date.now(),
+  nominatedNodeName?: string,
 ): Promise<boolean> {
-  const patch = podScheduledFalsePatch(pod, reason, message, nowMs);
+  const patch = podScheduledFalsePatch(pod, reason, message, nowMs, nominatedNodeName);
   if (!patch) return false;
+  await patchPodStatus(client, pod, patch);
+  return true;
+}
+
+/**
+ * A strategic merge patch to the pod's status, retried as client-go's retry.DefaultBackoff does
+ * (4 tries, 10 ms growing fivefold) on server errors and lost connections.
+ */
+export async function patchPodStatus(
+  client: Pick<RestClient, 'patch'>,
+  pod: Pod,
+  patch: Record<string, unknown>,
+): Promise<void> {
   let delay = 10;
   for (let attempt = 1; ; attempt++) {
     try {
       await client.patch(podStatusPath(pod), 'strategic', patch);
-      return true;
+      return;
     } catch (err) {
       if (attempt >= 4 || !retriable(err)) throw err;
       await sleep(delay * (1 + Math.random() * 0.1));

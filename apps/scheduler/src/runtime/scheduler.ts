@@ -8,12 +8,13 @@ import type { Logger } from '@keel/log';
 import { SchedulerCache } from '../cache/cache.js';
 import { Extenders, withExtenderIgnoredResources } from '../extender/extenders.js';
 import { Framework } from '../framework/framework.js';
-import type { BindPlugin, ClusterObjects, PluginFactory } from '../framework/interface.js';
+import type { BindPlugin, ClusterObjects, FrameworkHandle, PluginFactory } from '../framework/interface.js';
 import { podName, type Pod } from '../framework/types.js';
 import type { SchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from '../plugins/default-registry.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
 import { newEventHandlers } from '../scheduling/event-handlers.js';
+import { Nominator } from '../scheduling/nominator.js';
 import { isAssigned, schedulerNameOf } from '../scheduling/pod-filters.js';
 import { PodScheduler } from '../scheduling/schedule-one.js';
 import {
@@ -23,9 +24,11 @@ import {
 } from '../scheduling/scheduler-loop.js';
 import type { SchedulerMetrics } from '../server/metrics.js';
 import { DEFAULT_BINDER, defaultBinder } from './binder.js';
-import type { EventBroadcaster, ObjectReference, Recorder } from './events.js';
+import type { EventBroadcaster, Recorder } from './events.js';
 import { newSchedulerInformers, type SchedulerInformers } from './informers.js';
 import { patchPodScheduledFalse } from './pod-condition.js';
+import { podReference } from './pod-reference.js';
+import { PreemptionExecutor } from './preemption-executor.js';
 import { TimedQueue } from './timed-queue.js';
 
 /** One framework per profile, by scheduler name; throws with kube's wording on a bad profile. */
@@ -33,14 +36,11 @@ export function buildFrameworks(
   configuration: Pick<SchedulerConfiguration, 'profiles'>,
   binder: PluginFactory,
   objects?: ClusterObjects,
-  extenders?: Extenders,
+  extra: Pick<FrameworkHandle, 'nominator' | 'preemption' | 'extenders'> = {},
 ): Map<string, Framework> {
   const registry = newInTreeRegistry().register(DEFAULT_BINDER, binder);
   return new Map(
-    configuration.profiles.map((p) => [
-      p.schedulerName,
-      Framework.fromProfile(p, registry, objects, extenders),
-    ]),
+    configuration.profiles.map((p) => [p.schedulerName, Framework.fromProfile(p, registry, objects, extra)]),
   );
 }
 
@@ -65,24 +65,14 @@ export function profileErrors(configuration: Pick<SchedulerConfiguration, 'profi
   }
 }
 
-export function podReference(pod: Pod): ObjectReference {
-  const m = pod.metadata;
-  return {
-    kind: 'Pod',
-    apiVersion: 'v1',
-    name: m.name ?? '',
-    ...(m.namespace ? { namespace: m.namespace } : {}),
-    ...(m.uid ? { uid: m.uid } : {}),
-    ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}),
-  };
-}
+export { podReference } from './pod-reference.js';
 
 export interface SchedulerDeps {
   readonly configuration: SchedulerConfiguration;
   /** `--pod-max-in-unschedulable-pods-duration`. */
   readonly maxInUnschedulableMs: number;
-  /** Lists, watches, binds and patches pod status. */
-  readonly client: Pick<RestClient, 'list' | 'watch' | 'create' | 'patch'>;
+  /** Lists, watches, binds, patches pod status and deletes preemption victims. */
+  readonly client: Pick<RestClient, 'list' | 'watch' | 'create' | 'patch' | 'delete'>;
   readonly events: EventBroadcaster;
   readonly metrics: SchedulerMetrics;
   readonly logger: Logger;
@@ -95,6 +85,8 @@ export class Scheduler {
   readonly informers: SchedulerInformers;
   /** The configuration's extenders; DefaultPreemption calls `extenders.preempt`. */
   readonly extenders: Extenders;
+  readonly nominator = new Nominator();
+  private readonly preemption: PreemptionExecutor;
   private readonly recorders = new Map<string, Recorder>();
   private readonly podScheduler: PodScheduler;
   private synced = false;
@@ -108,11 +100,17 @@ export class Scheduler {
       serviceSelectors: (ns) => this.informers.objects.serviceSelectors(ns),
     };
     this.extenders = Extenders.fromConfig(cfg.extenders, deps.logger);
+    this.preemption = new PreemptionExecutor({
+      client: deps.client,
+      recorder: (profile) => this.recorders.get(profile),
+      logger: deps.logger,
+      podDisruptionBudgets: () => this.informers.podDisruptionBudgets(),
+    });
     this.frameworks = buildFrameworks(
       { profiles: withExtenderIgnoredResources(cfg.profiles, cfg.extenders) },
       defaultBinder(deps.client),
       objects,
-      this.extenders,
+      { nominator: this.nominator, preemption: this.preemption, extenders: this.extenders },
     );
     const first = [...this.frameworks.values()][0];
     if (!first) throw new Error('at least one profile is required');
@@ -130,7 +128,12 @@ export class Scheduler {
       extenders: this.extenders,
     });
     for (const name of this.frameworks.keys()) this.recorders.set(name, deps.events.newRecorder(name));
-    const handlers = newEventHandlers(this.cache, this.queue, new Set(this.frameworks.keys()));
+    const handlers = newEventHandlers(
+      this.cache,
+      this.queue,
+      new Set(this.frameworks.keys()),
+      this.nominator,
+    );
     this.informers = newSchedulerInformers({ client: deps.client, handlers, logger: deps.logger });
   }
 
@@ -160,8 +163,10 @@ export class Scheduler {
       frameworks: this.frameworks,
       podScheduler: this.podScheduler,
       extenders: this.extenders,
+      nominator: this.nominator,
       onScheduled: (pod, node, profile) => this.scheduled(pod, node, profile),
-      onFailure: (pod, reason, message, profile) => this.failed(pod, reason, message, profile, signal),
+      onFailure: (pod, reason, message, profile, nominated) =>
+        this.failed(pod, reason, message, profile, signal, nominated),
       onSkipped: (pod, why) => {
         this.queue.finish(pod);
         this.deps.logger.v(3).info('Skip schedule deleting pod', { pod: podName(pod), why });
@@ -171,6 +176,7 @@ export class Scheduler {
     };
     this.deps.logger.info('Starting scheduling', { profiles: [...this.frameworks.keys()].join(',') });
     await runSchedulerLoop(loop, signal);
+    await this.preemption.settle();
   }
 
   /** Stops the queue's loops and the informers. */
@@ -212,6 +218,7 @@ export class Scheduler {
     message: string,
     profile: string,
     signal: AbortSignal,
+    nominatedNodeName?: string,
   ): void {
     const t = this.queue.finish(pod);
     const log = this.deps.logger;
@@ -236,8 +243,8 @@ export class Scheduler {
       return;
     }
     this.recorder(profile).eventf(podReference(pod), 'Warning', 'FailedScheduling', 'Scheduling', message);
-    patchPodScheduledFalse(this.deps.client, current, reason, message).catch((err: unknown) =>
-      log.error('Error updating pod', { pod: podName(pod), err }),
+    patchPodScheduledFalse(this.deps.client, current, reason, message, Date.now(), nominatedNodeName).catch(
+      (err: unknown) => log.error('Error updating pod', { pod: podName(pod), err }),
     );
   }
 }

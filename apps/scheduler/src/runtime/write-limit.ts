@@ -7,6 +7,7 @@
  * to that many connections, reused, and still carry thousands of writes per second.
  */
 import type {
+  DeleteOptions,
   ListOptions,
   PatchOptions,
   PatchType,
@@ -71,7 +72,7 @@ export class InFlightLimit {
   }
 }
 
-export type WriteClient = Pick<RestClient, 'list' | 'watch' | 'create' | 'patch'>;
+export type WriteClient = Pick<RestClient, 'list' | 'watch' | 'create' | 'patch' | 'delete'>;
 
 /** `client` with its creates and patches limited to `limit` in flight; reads and watches pass. */
 export function limitWrites(client: WriteClient, limit: number): WriteClient {
@@ -83,5 +84,7 @@ export function limitWrites(client: WriteClient, limit: number): WriteClient {
       gate.run(() => client.create<T>(path, body, opts), opts?.signal),
     patch: <T>(path: string, type: PatchType, body: unknown, opts?: PatchOptions) =>
       gate.run(() => client.patch<T>(path, type, body, opts), opts?.signal),
+    delete: <T>(path: string, opts?: DeleteOptions) =>
+      gate.run(() => client.delete<T>(path, opts), opts?.signal),
   };
 }

@@ -12,6 +12,7 @@ import {
   NODE_UPDATE,
   type SchedulingQueue,
 } from '../queue/scheduling-queue.js';
+import type { Nominator } from './nominator.js';
 import { isAssigned, isTerminal, responsibleForPod } from './pod-filters.js';
 
 export interface EventHandlers {
@@ -72,6 +73,8 @@ export function newEventHandlers(
   cache: SchedulerCache,
   queue: SchedulingQueue,
   profileNames: ReadonlySet<string>,
+  /** Tracks pending pods' nominated nodes (kube's queue does it in Add/Update/Delete). */
+  nominator?: Nominator,
 ): EventHandlers {
   const pending = (pod: Pod) => !isAssigned(pod) && !isTerminal(pod) && responsibleForPod(pod, profileNames);
   const assignedChanged = (event: ClusterEvent, pod: Pod) =>
@@ -87,12 +90,18 @@ export function newEventHandlers(
       if (isAssigned(pod)) {
         cache.addPod(pod);
         assignedChanged(ASSIGNED_POD_ADD, pod);
-      } else if (pending(pod)) queue.add(pod);
+      } else if (pending(pod)) {
+        nominator?.add(pod);
+        queue.add(pod);
+      }
     },
     onPodUpdate(oldPod, newPod) {
       if (isAssigned(newPod)) {
         // Bound (by us or anyone): it leaves the queue and starts counting on its node.
-        if (!isAssigned(oldPod)) queue.delete(oldPod);
+        if (!isAssigned(oldPod)) {
+          queue.delete(oldPod);
+          nominator?.delete(oldPod);
+        }
         if (isTerminal(newPod)) {
           assignedDeleted(newPod);
           return;
@@ -104,12 +113,20 @@ export function newEventHandlers(
         }
         return;
       }
-      if (pending(newPod)) queue.update(oldPod, newPod);
-      else queue.delete(newPod);
+      if (pending(newPod)) {
+        nominator?.update(oldPod, newPod);
+        queue.update(oldPod, newPod);
+      } else {
+        nominator?.delete(newPod);
+        queue.delete(newPod);
+      }
     },
     onPodDelete(pod) {
       if (isAssigned(pod)) assignedDeleted(pod);
-      else queue.delete(pod);
+      else {
+        nominator?.delete(pod);
+        queue.delete(pod);
+      }
     },
     onNodeAdd(node) {
       cache.addNode(node);

@@ -4,7 +4,9 @@ import { Diagnosis, fitErrorMessage } from './fit-error.js';
 
 function diagnosis(...nodeReasons: string[][]): Diagnosis {
   const d = new Diagnosis();
-  for (const reasons of nodeReasons) d.addNodeStatus(Status.unschedulable(...reasons).withPlugin('P'));
+  nodeReasons.forEach((reasons, i) =>
+    d.addNodeStatus(`n${i}`, Status.unschedulable(...reasons).withPlugin('P')),
+  );
   return d;
 }
 
@@ -45,11 +47,27 @@ describe('fitErrorMessage', () => {
     expect(fitErrorMessage(5, d)).toBe("0/5 nodes are available: node(s) didn't satisfy plugin(s) [X].");
   });
 
+  it('appends the PostFilter message after its own period, as kube does', () => {
+    const d = diagnosis(['Insufficient cpu'], ['Insufficient cpu']);
+    d.postFilterMsg = 'preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.';
+    expect(fitErrorMessage(2, d)).toBe(
+      '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod..',
+    );
+  });
+
+  it('counts nodes missing from the map under the absent status', () => {
+    const d = diagnosis(['Insufficient cpu']);
+    d.nodeToStatus.setAbsentNodesStatus(Status.unresolvable('Preemption is not helpful for scheduling'));
+    expect(fitErrorMessage(3, d)).toBe(
+      '0/3 nodes are available: 1 Insufficient cpu, 2 Preemption is not helpful for scheduling.',
+    );
+  });
+
   it('collects the rejecting plugins', () => {
     const d = new Diagnosis();
-    d.addNodeStatus(Status.unschedulable('a').withPlugin('A'));
-    d.addNodeStatus(Status.unschedulable('b').withPlugin('B'));
-    d.addNodeStatus(Status.unschedulable('a').withPlugin('A'));
+    d.addNodeStatus('n1', Status.unschedulable('a').withPlugin('A'));
+    d.addNodeStatus('n2', Status.unschedulable('b').withPlugin('B'));
+    d.addNodeStatus('n3', Status.unschedulable('a').withPlugin('A'));
     expect([...d.unschedulablePlugins]).toEqual(['A', 'B']);
     expect(d.failedNodes).toBe(3);
   });

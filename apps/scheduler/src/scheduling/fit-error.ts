@@ -1,3 +1,4 @@
+import { NodeToStatus } from '../framework/node-to-status.js';
 import type { Status } from '../framework/status.js';
 import type { Pod } from '../framework/types.js';
 
@@ -5,21 +6,24 @@ import type { Pod } from '../framework/types.js';
 export const NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
 
 /**
- * Why a pod fit nowhere (kube's framework.Diagnosis): how many nodes gave each reason, the plugins
- * that rejected it (the queue retries it when events concern them), and a PreFilter rejection.
+ * Why a pod fit nowhere (kube's framework.Diagnosis): each rejected node's status (preemption
+ * reads them), the plugins that rejected it (the queue retries it when events concern them), a
+ * PreFilter rejection, and what PostFilter (preemption) said.
  */
 export class Diagnosis {
-  readonly reasonCounts = new Map<string, number>();
+  readonly nodeToStatus = new NodeToStatus();
   readonly unschedulablePlugins = new Set<string>();
   /** Nodes rejected by a filter. */
   failedNodes = 0;
   /** A PreFilter rejection's message; when set it replaces the per-node reasons. */
   preFilterMsg = '';
+  /** The PostFilter plugins' message, appended to the reasons. */
+  postFilterMsg = '';
 
   /** Records one node's rejection: each of its reasons counts once for that node. */
-  addNodeStatus(status: Status): void {
+  addNodeStatus(nodeName: string, status: Status): void {
     this.failedNodes++;
-    for (const r of status.reasons) this.reasonCounts.set(r, (this.reasonCounts.get(r) ?? 0) + 1);
+    this.nodeToStatus.set(nodeName, status);
     if (status.plugin !== '') this.unschedulablePlugins.add(status.plugin);
   }
 }
@@ -28,15 +32,29 @@ export class Diagnosis {
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * kube's FitError.Error(): `0/<N> nodes are available: <count> <reason>, ....` with the
- * "<count> <reason>" entries sorted as strings, or the PreFilter message in their place. kube then
- * appends the PostFilter (preemption) message; Keel has no preemption, so there is none.
+ * `0/<N> nodes are available: <count> <reason>, ....` with the "<count> <reason>" entries sorted
+ * as strings (the reasons of nodes missing from the map counting under its absent status).
+ */
+export function nodesAvailableMessage(numAllNodes: number, nodeToStatus: NodeToStatus): string {
+  let msg = `0/${numAllNodes} nodes are available:`;
+  const histogram = [...nodeToStatus.reasonCounts(numAllNodes)]
+    .map(([reason, n]) => `${n} ${reason}`)
+    .sort(byString);
+  if (histogram.length > 0) msg += ` ${histogram.join(', ')}.`;
+  return msg;
+}
+
+/**
+ * kube's FitError.Error(): the per-node reasons (or the PreFilter message in their place), then
+ * the PostFilter message, each followed by a period. kube's preemption message is itself such a
+ * sentence, so it ends in two periods, as kube's does.
  */
 export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
-  let msg = `0/${numAllNodes} nodes are available:`;
-  if (d.preFilterMsg !== '') return `${msg} ${d.preFilterMsg}.`;
-  const histogram = [...d.reasonCounts].map(([reason, n]) => `${n} ${reason}`).sort(byString);
-  if (histogram.length > 0) msg += ` ${histogram.join(', ')}.`;
+  let msg =
+    d.preFilterMsg !== ''
+      ? `0/${numAllNodes} nodes are available: ${d.preFilterMsg}.`
+      : nodesAvailableMessage(numAllNodes, d.nodeToStatus);
+  if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}.`;
   return msg;
 }
 
@@ -48,5 +66,10 @@ export class FitError extends Error {
   ) {
     super(fitErrorMessage(numAllNodes, diagnosis));
     this.name = 'FitError';
+  }
+
+  /** The message again, after PostFilter added its part to the diagnosis. */
+  text(): string {
+    return fitErrorMessage(this.numAllNodes, this.diagnosis);
   }
 }

@@ -6,6 +6,7 @@ import { Code, Status } from '../framework/status.js';
 import type { Pod } from '../framework/types.js';
 import { Diagnosis, FitError, NO_NODES_AVAILABLE } from './fit-error.js';
 import { EXTENDER_NAME, type Extenders } from '../extender/extenders.js';
+import { nominatedNodeName } from './nominator.js';
 
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
 const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
@@ -68,6 +69,8 @@ export type ScheduleOutcome =
       readonly message: string;
       readonly unschedulablePlugins: ReadonlySet<string>;
       readonly fitError?: FitError;
+      /** The cycle's state, for PostFilter. */
+      readonly state?: CycleState;
     };
 
 export interface PodSchedulerOptions {
@@ -102,10 +105,10 @@ export class PodScheduler {
 
   /** A cycle without extenders: runs synchronously from start to end. */
   schedulePod(fwk: Framework, snapshot: Snapshot, pod: Pod, state = new CycleState()): ScheduleOutcome {
-    const found = this.findNodesThatFit(fwk, snapshot, pod, state);
+    const found = this.findNodesThatFit(fwk, snapshot, pod, state, true);
     if (!found.ok) return found.outcome;
     const { feasible, diagnosis, numAll } = found;
-    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis, state);
     const done = this.done(state, feasible, diagnosis);
     if (feasible.length === 1) return done((feasible[0] as NodeInfo).name);
     if (!fwk.hasScorePlugins())
@@ -128,7 +131,9 @@ export class PodScheduler {
   ): Promise<ScheduleOutcome> {
     const ext = this.options.extenders;
     if (!ext || ext.size === 0) return this.schedulePod(fwk, snapshot, pod, state);
-    const found = this.findNodesThatFit(fwk, snapshot, pod, state);
+    // kube evaluates a nominated node through the extenders too; Keel, with extenders configured,
+    // simply evaluates every node (the nominated one among them).
+    const found = this.findNodesThatFit(fwk, snapshot, pod, state, false);
     if (!found.ok) return found.outcome;
     const { diagnosis, numAll } = found;
     let feasible = found.feasible;
@@ -139,17 +144,17 @@ export class PodScheduler {
       } catch (err) {
         return failed(Status.fromError(err));
       }
-      for (const s of passed.rejected.values()) diagnosis.addNodeStatus(s);
+      for (const [name, s] of passed.rejected) diagnosis.addNodeStatus(name, s);
       // Extenders declare no events: any cluster event may make the pod schedulable again.
       if (passed.feasible.length !== feasible.length) diagnosis.unschedulablePlugins.add(EXTENDER_NAME);
       feasible = passed.feasible.filter((n) => n.node !== undefined);
     }
-    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis, state);
     const done = this.done(state, feasible, diagnosis);
     if (feasible.length === 1) return done((feasible[0] as NodeInfo).name);
     const extenderScores = await ext.scores(pod, feasible);
     feasible = feasible.filter((n) => n.node !== undefined);
-    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis);
+    if (feasible.length === 0) return this.fitError(pod, numAll, diagnosis, state);
     const scored = fwk.hasScorePlugins()
       ? this.scoreNodes(fwk, state, pod, feasible)
       : { ok: true as const, totals: new Array<number>(feasible.length).fill(0) };
@@ -164,6 +169,7 @@ export class PodScheduler {
     snapshot: Snapshot,
     pod: Pod,
     state: CycleState,
+    tryNominated: boolean,
   ):
     | { readonly ok: false; readonly outcome: ScheduleOutcome }
     | {
@@ -182,8 +188,10 @@ export class PodScheduler {
     const pre = fwk.runPreFilterPlugins(state, pod);
     if (pre?.isRejected()) {
       diagnosis.preFilterMsg = pre.message();
+      // kube: a PreFilter rejection is every node's status (preemption reads it).
+      diagnosis.nodeToStatus.setAbsentNodesStatus(pre);
       if (pre.plugin !== '') diagnosis.unschedulablePlugins.add(pre.plugin);
-      return stop(this.fitError(pod, numAll, diagnosis));
+      return stop(this.fitError(pod, numAll, diagnosis, state));
     }
     if (pre) return stop(failed(pre));
 
@@ -194,17 +202,27 @@ export class PodScheduler {
     const start = this.nextStartNodeIndex % numAll;
     const feasible: NodeInfo[] = [];
     let processed = 0;
+    // kube's evaluateNominatedNode: a pod nominated by an earlier preemption tries that node first.
+    const nominated = nominatedNodeName(pod);
+    const nominatedNode = nominated !== '' && fwk.hasFilterPlugins() ? snapshot.get(nominated) : undefined;
+    if (tryNominated && nominatedNode && !fwk.runFilterPluginsWithNominatedPods(state, pod, nominatedNode)) {
+      return stop({
+        ok: true,
+        result: { suggestedHost: nominatedNode.name, evaluatedNodes: 1, feasibleNodes: 1 },
+        state,
+      });
+    }
     if (!fwk.hasFilterPlugins()) {
       for (; processed < toFind; processed++) feasible.push(nodes[(start + processed) % numAll] as NodeInfo);
     } else {
       for (; processed < numAll && feasible.length < toFind; processed++) {
         const node = nodes[(start + processed) % numAll] as NodeInfo;
-        const s = fwk.runFilterPlugins(state, pod, node);
+        const s = fwk.runFilterPluginsWithNominatedPods(state, pod, node);
         if (!s) feasible.push(node);
         else if (s.code === Code.Error) {
           this.nextStartNodeIndex = (start + processed + 1) % numAll;
           return stop(failed(s));
-        } else diagnosis.addNodeStatus(s);
+        } else diagnosis.addNodeStatus(node.name, s);
       }
     }
     this.nextStartNodeIndex = (start + processed) % numAll;
@@ -226,7 +244,7 @@ export class PodScheduler {
     });
   }
 
-  private fitError(pod: Pod, numAll: number, diagnosis: Diagnosis): ScheduleOutcome {
+  private fitError(pod: Pod, numAll: number, diagnosis: Diagnosis, state: CycleState): ScheduleOutcome {
     const fitError = new FitError(pod, numAll, diagnosis);
     return {
       ok: false,
@@ -234,6 +252,7 @@ export class PodScheduler {
       message: fitError.message,
       unschedulablePlugins: diagnosis.unschedulablePlugins,
       fitError,
+      state,
     };
   }
 }

@@ -71,7 +71,9 @@ describe('scheduleOne', () => {
     s.cache.addNode(makeNode('n1', { cpu: '1' }));
     s.queue.add(makePod('a', { requests: { cpu: '2' } }));
     await once(s.deps);
-    expect(s.events).toEqual(['Unschedulable a: 0/1 nodes are available: 1 Insufficient cpu.']);
+    expect(s.events).toEqual([
+      'Unschedulable a: 0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..',
+    ]);
     expect(s.where()).toEqual(['a:unschedulable']);
   });
 

@@ -6,8 +6,9 @@ import type { QueuedPodInfo } from '../framework/interface.js';
 import { Status, type MaybeStatus } from '../framework/status.js';
 import { podUid, type Pod } from '../framework/types.js';
 import { ASSIGNED_POD_DELETE, type SchedulingQueue } from '../queue/scheduling-queue.js';
+import type { Nominator } from './nominator.js';
 import { isTerminating, schedulerNameOf } from './pod-filters.js';
-import type { PodScheduler } from './schedule-one.js';
+import type { PodScheduler, ScheduleOutcome } from './schedule-one.js';
 
 /** The PodScheduled condition's reason: `Unschedulable` for rejections, `SchedulerError` otherwise. */
 export type FailureReason = 'Unschedulable' | 'SchedulerError';
@@ -20,13 +21,22 @@ export interface SchedulerLoopDeps {
   readonly podScheduler: PodScheduler;
   /** Extenders with a bind verb bind instead of the bind plugins (kube's extendersBinding). */
   readonly extenders?: Extenders;
+  /** Nominated pods: preemption adds the preemptor, assuming a pod drops it. */
+  readonly nominator?: Nominator;
   /** After a successful binding: record the `Scheduled` event. */
   onScheduled?(pod: Pod, nodeName: string, profile: string): void;
   /**
    * After a failed cycle or binding: record `FailedScheduling` and patch the PodScheduled condition
-   * with `message`. The pod is already back in the queue.
+   * with `message`, and set `status.nominatedNodeName` when it is a string ('' clears it). The
+   * pod is already back in the queue.
    */
-  onFailure?(pod: Pod, reason: FailureReason, message: string, profile: string): void;
+  onFailure?(
+    pod: Pod,
+    reason: FailureReason,
+    message: string,
+    profile: string,
+    nominatedNodeName?: string,
+  ): void;
   /** Pods popped that this scheduler cannot handle (no such profile, terminating, assumed). */
   onSkipped?(pod: Pod, why: string): void;
   /** A callback above threw during a background binding. */
@@ -84,14 +94,16 @@ export async function scheduleOne(
   const start = performance.now();
   const outcome = await deps.podScheduler.schedule(fwk, deps.cache.snapshot(), pod);
   if (!outcome.ok) {
+    const { message, nominatedNodeName } = runPostFilter(deps, fwk, pod, outcome);
     pInfo.unschedulablePlugins = new Set(outcome.unschedulablePlugins);
     deps.queue.addUnschedulable(pInfo, cycle);
     deps.queue.done(pod);
     deps.onFailure?.(
       pod,
       outcome.status.isRejected() ? 'Unschedulable' : 'SchedulerError',
-      outcome.message,
+      message,
       profile,
+      nominatedNodeName,
     );
     return true;
   }
@@ -99,6 +111,7 @@ export async function scheduleOne(
   const host = outcome.result.suggestedHost;
   try {
     deps.cache.assumePod(pod, host);
+    deps.nominator?.delete(pod);
   } catch (err) {
     // The cache already holds the pod (bound meanwhile by someone else): retry after a backoff.
     pInfo.unschedulablePlugins = new Set();
@@ -115,6 +128,26 @@ export async function scheduleOne(
     void binding.finally(() => bindings.delete(binding));
   }
   return true;
+}
+
+/**
+ * kube's schedulingCycle after a FitError: the PostFilter plugins (preemption) run, their message
+ * joins the FitError's, and a nomination they make is recorded at once (kube's AddNominatedPod)
+ * and returned for the status patch.
+ */
+function runPostFilter(
+  deps: SchedulerLoopDeps,
+  fwk: Framework,
+  pod: Pod,
+  outcome: Extract<ScheduleOutcome, { ok: false }>,
+): { message: string; nominatedNodeName?: string } {
+  const { fitError, state } = outcome;
+  if (!fitError || !state || !fwk.hasPostFilterPlugins()) return { message: outcome.message };
+  const post = fwk.runPostFilterPlugins(state, pod, fitError.diagnosis.nodeToStatus);
+  fitError.diagnosis.postFilterMsg = post.status.message();
+  const nominated = post.result?.nominatedNodeName;
+  if (nominated !== undefined) deps.nominator?.addNominatedPod(pod, nominated);
+  return { message: fitError.text(), ...(nominated !== undefined ? { nominatedNodeName: nominated } : {}) };
 }
 
 async function bind(

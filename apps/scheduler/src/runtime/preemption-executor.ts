@@ -1,0 +1,156 @@
+/**
+ * What a preemption does through the API server once DefaultPreemption chose a node (kube's
+ * prepareCandidate and PreemptPod): lower-priority pods nominated to that node lose their
+ * nomination; each victim gets the DisruptionTarget condition, is deleted (a plain DELETE, so its
+ * grace period applies) and gets a `Preempted` event. It runs in the background, as kube's
+ * asynchronous preemption does; the preemptor waits in the queue for the victims' deletion.
+ */
+import { formatTime, microTimeFromDate } from '@keel/apimachinery';
+import type { RestClient } from '@keel/client';
+import type { Logger } from '@keel/log';
+import type {
+  PodDisruptionBudget,
+  PreemptionHandle,
+  PreemptionPlan,
+} from '../framework/preemption-handle.js';
+import { podName, type Pod } from '../framework/types.js';
+import { nominatedNodeName } from '../scheduling/nominator.js';
+import { schedulerNameOf } from '../scheduling/pod-filters.js';
+import type { Recorder } from './events.js';
+import { podReference } from './pod-reference.js';
+import { patchPodStatus, type PodCondition } from './pod-condition.js';
+
+export const DISRUPTION_TARGET = 'DisruptionTarget';
+export const PREEMPTION_BY_SCHEDULER = 'PreemptionByScheduler';
+
+export interface PreemptionExecutorDeps {
+  readonly client: Pick<RestClient, 'patch' | 'delete'>;
+  /** The event recorder of the preemptor's profile. */
+  recorder(profile: string): Recorder | undefined;
+  readonly logger: Logger;
+  /** The PDB informer's objects. */
+  podDisruptionBudgets(): readonly PodDisruptionBudget[];
+  readonly now?: () => number;
+}
+
+const isNotFound = (err: unknown) => (err as { reason?: string } | undefined)?.reason === 'NotFound';
+
+function podPath(pod: Pod): string {
+  const { name = '', namespace = '' } = pod.metadata;
+  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
+}
+
+/**
+ * The status patch that adds DisruptionTarget=True (PreemptionByScheduler) to the victim, or
+ * undefined when it already has exactly that (kube's UpdatePodCondition).
+ */
+export function disruptionTargetPatch(
+  victim: Pod,
+  schedulerName: string,
+  nowMs: number,
+): Record<string, unknown> | undefined {
+  const raw = victim.status?.['conditions'];
+  const conditions = Array.isArray(raw) ? (raw as PodCondition[]) : [];
+  const old = conditions.find((c) => c?.type === DISRUPTION_TARGET);
+  const message = `${schedulerName}: preempting to accommodate a higher priority pod`;
+  if (old?.status === 'True' && old.reason === PREEMPTION_BY_SCHEDULER && old.message === message)
+    return undefined;
+  const condition: PodCondition = {
+    type: DISRUPTION_TARGET,
+    status: 'True',
+    reason: PREEMPTION_BY_SCHEDULER,
+    message,
+    lastProbeTime: null,
+    lastTransitionTime:
+      old?.status === 'True'
+        ? (old.lastTransitionTime ?? null)
+        : formatTime(microTimeFromDate(new Date(nowMs))),
+  };
+  const status: Record<string, unknown> = { conditions: [condition] };
+  if (conditions.length > 0) {
+    const order = old ? conditions : [...conditions, condition];
+    status['$setElementOrder/conditions'] = order.map((c) => ({ type: c.type }));
+  }
+  return { status };
+}
+
+export class PreemptionExecutor implements PreemptionHandle {
+  private readonly running = new Set<Promise<void>>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: PreemptionExecutorDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  podDisruptionBudgets(): readonly PodDisruptionBudget[] {
+    return this.deps.podDisruptionBudgets();
+  }
+
+  execute(plan: PreemptionPlan): void {
+    const p = this.run(plan).catch((err: unknown) =>
+      this.deps.logger.error('Preemption failed', {
+        preemptor: podName(plan.preemptor),
+        node: plan.nodeName,
+        err,
+      }),
+    );
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+  }
+
+  /** Resolves once every preemption started so far has finished. */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async run(plan: PreemptionPlan): Promise<void> {
+    const { logger } = this.deps;
+    const results = await Promise.allSettled(
+      plan.victims.filter((v) => !v.metadata.deletionTimestamp).map((v) => this.preemptPod(plan, v)),
+    );
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+    // kube clears these after the victims: they may no longer fit, and losing the nomination
+    // sends them back to the active queue.
+    for (const p of plan.nominatedToClear) {
+      if (nominatedNodeName(p) === '') continue;
+      try {
+        await patchPodStatus(this.deps.client, p, { status: { nominatedNodeName: null } });
+      } catch (err) {
+        logger.error("Cannot clear 'NominatedNodeName' field", { pod: podName(p), err });
+      }
+    }
+  }
+
+  private async preemptPod(plan: PreemptionPlan, victim: Pod): Promise<void> {
+    const { client, logger } = this.deps;
+    const { preemptor, nodeName } = plan;
+    const patch = disruptionTargetPatch(victim, schedulerNameOf(preemptor), this.now());
+    try {
+      if (patch) await patchPodStatus(client, victim, patch);
+      await client.delete(podPath(victim));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      logger.v(2).info('Victim Pod is already deleted', {
+        preemptor: podName(preemptor),
+        victim: podName(victim),
+        node: nodeName,
+      });
+      return;
+    }
+    logger.v(2).info('Preemptor Pod preempted victim Pod', {
+      preemptor: podName(preemptor),
+      victim: podName(victim),
+      node: nodeName,
+    });
+    this.deps
+      .recorder(schedulerNameOf(preemptor))
+      ?.eventf(
+        podReference(victim),
+        'Normal',
+        'Preempted',
+        'Preempting',
+        `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${nodeName}`,
+        podReference(preemptor),
+      );
+  }
+}

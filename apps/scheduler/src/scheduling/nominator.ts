@@ -1,0 +1,68 @@
+import type { PodNominator } from '../framework/interface.js';
+import { newPodInfo, type PodInfo } from '../framework/node-info.js';
+import { podUid, type Pod } from '../framework/types.js';
+
+/** `status.nominatedNodeName`, '' when unset. */
+export function nominatedNodeName(pod: Pod): string {
+  const n = pod.status?.['nominatedNodeName'];
+  return typeof n === 'string' ? n : '';
+}
+
+/**
+ * kube's nominator: pending pods by the node they are nominated to, from their status or set by
+ * preemption before the API server has it. Fed by the pod event handlers (pending pods only) and
+ * by the scheduling loop.
+ */
+export class Nominator implements PodNominator {
+  private readonly byNode = new Map<string, Map<string, PodInfo>>();
+  private readonly nodeOf = new Map<string, string>();
+
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
+    const m = this.byNode.get(nodeName);
+    return m ? [...m.values()] : [];
+  }
+
+  nominatedNodeOf(pod: Pod): string | undefined {
+    return this.nodeOf.get(podUid(pod));
+  }
+
+  addNominatedPod(pod: Pod, nodeName: string): void {
+    this.delete(pod);
+    if (nodeName === '') return;
+    const key = podUid(pod);
+    let m = this.byNode.get(nodeName);
+    if (!m) this.byNode.set(nodeName, (m = new Map<string, PodInfo>()));
+    m.set(key, newPodInfo(pod));
+    this.nodeOf.set(key, nodeName);
+  }
+
+  /** A pending pod seen by the watch: nominated where its status says, if anywhere. */
+  add(pod: Pod): void {
+    this.addNominatedPod(pod, nominatedNodeName(pod));
+  }
+
+  /**
+   * kube's updateNominatedPod: the status decides, except that an update where neither version
+   * has a nominated node keeps the one preemption set in memory (its status patch is on its way).
+   */
+  update(oldPod: Pod, newPod: Pod): void {
+    let node = nominatedNodeName(newPod);
+    if (node === '' && nominatedNodeName(oldPod) === '') node = this.nodeOf.get(podUid(oldPod)) ?? '';
+    this.delete(oldPod);
+    this.addNominatedPod(newPod, node);
+  }
+
+  delete(pod: Pod): void {
+    const key = podUid(pod);
+    const node = this.nodeOf.get(key);
+    if (node === undefined) return;
+    this.nodeOf.delete(key);
+    const m = this.byNode.get(node);
+    m?.delete(key);
+    if (m?.size === 0) this.byNode.delete(node);
+  }
+
+  size(): number {
+    return this.nodeOf.size;
+  }
+}
