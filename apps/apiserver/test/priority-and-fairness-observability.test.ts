@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
 import { unique } from './support/core.js';
-import { RBAC, clusterRoleBinding, user as rbacUser } from './support/rbac.js';
+import { RBAC, clusterRole, clusterRoleBinding, user as rbacUser } from './support/rbac.js';
 import { as, createLevel, heldCreate, inQueue, waitFor } from './support/flowcontrol.js';
 
 const DEBUG = '/debug/api_priority_and_fairness';
@@ -280,6 +280,39 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect((await server.request('GET', `${DEBUG}/dump_everything`)).status).toBe(404);
     const ok = await server.request('GET', `${DEBUG}/dump_priority_levels`);
     expect(ok.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('as upstream, no bootstrap role but cluster-admin grants the dumps: system:monitoring reads /metrics, not them', async () => {
+    const name = unique('dump-reader');
+    const monitoring = { 'Impersonate-User': `${name}-monitor`, 'Impersonate-Group': 'system:monitoring' };
+    expect((await server.request('GET', '/metrics', { headers: monitoring })).status).toBe(200);
+    const denied = await server.request('GET', `${DEBUG}/dump_requests`, { headers: monitoring });
+    expect(denied.status).toBe(403);
+    expect((denied.json as { message: string }).message).toBe(
+      `forbidden: User "${name}-monitor" cannot get path "${DEBUG}/dump_requests"`,
+    );
+    // What an operator grants instead: get on the dumps' non-resource URLs.
+    const reader = `${name}-reader`;
+    expect(
+      (
+        await server.request('POST', `${RBAC}/clusterroles`, {
+          body: clusterRole(name, [{ verbs: ['get'], nonResourceURLs: [`${DEBUG}/*`] }]),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await server.request('POST', `${RBAC}/clusterrolebindings`, {
+          body: clusterRoleBinding(name, name, [rbacUser(reader)]),
+        })
+      ).status,
+    ).toBe(201);
+    await waitFor('the binding to take effect', async () => {
+      const r = await server.request('GET', `${DEBUG}/dump_requests`, { headers: as(reader) });
+      return r.status === 200;
+    });
+    expect((await server.request('GET', `${DEBUG}/dump_priority_levels`, { headers: as(reader) })).status).toBe(200);
+    expect((await server.request('GET', `${DEBUG}/dump_queues`, { headers: as(`${name}-other`) })).status).toBe(403);
   });
 });
 
