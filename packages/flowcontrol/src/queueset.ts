@@ -26,6 +26,11 @@ export interface RequestCallbacks {
   /** The request may execute now; call the returned ticket's finish() when it is done. */
   readonly dispatch: () => void;
   readonly reject: (reason: RejectReason) => void;
+  /**
+   * The request heads the fair order but its seats are not free, so nothing is dispatched now
+   * (upstream's apiserver_flowcontrol_request_dispatch_no_accommodation_total counts these).
+   */
+  readonly notAccommodated?: () => void;
 }
 
 /** What the debug dumps show of a waiting request; the queue set only stores it. */
@@ -275,8 +280,12 @@ export class QueueSet {
     while (this.waitingCount > 0) {
       const q = this.nextQueue();
       const head = q?.requests[q.head];
+      if (!q || !head) return;
       // The next request in fair order waits for its seats; narrower ones behind it wait too.
-      if (!q || !head || !this.canAccommodate(head.seats)) return;
+      if (!this.canAccommodate(head.seats)) {
+        head.callbacks.notAccommodated?.();
+        return;
+      }
       q.shift();
       this.waitingCount--;
       this.waitingSeatsCount -= head.seats;
