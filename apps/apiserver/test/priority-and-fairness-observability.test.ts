@@ -112,6 +112,16 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(sample(during, 'apiserver_current_inqueue_requests', { request_kind: 'readOnly' })).toBe(2);
     expect(sample(during, 'apiserver_current_inqueue_requests', { request_kind: 'mutating' })).toBe(0);
     expect(sample(during, 'apiserver_flowcontrol_current_inqueue_requests', labels)).toBe(2);
+    // Each waiting list and the held create take one seat here.
+    expect(sample(during, 'apiserver_flowcontrol_current_inqueue_seats', labels)).toBe(2);
+    expect(sample(during, 'apiserver_flowcontrol_current_executing_seats', labels)).toBe(1);
+    // The queued lists found the level's one seat taken at least once each.
+    expect(
+      sample(during, 'apiserver_flowcontrol_request_dispatch_no_accommodation_total', labels),
+    ).toBeGreaterThanOrEqual(2);
+    // Summaries of the last borrowing period, one per level.
+    for (const m of ['high_watermark', 'average', 'stdev', 'smoothed'])
+      expect(sample(during, `apiserver_flowcontrol_demand_seats_${m}`, { priority_level: 'exempt' })).toBeGreaterThanOrEqual(0);
     expect(
       sample(during, 'apiserver_flowcontrol_rejected_requests_total', { ...labels, reason: 'queue-full' }),
     ).toBe(1);
@@ -202,6 +212,8 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(sample(after, 'apiserver_current_inqueue_requests', { request_kind: 'readOnly' })).toBe(0);
     expect(sample(after, 'apiserver_flowcontrol_current_executing_requests', labels)).toBe(0);
     expect(sample(after, 'apiserver_flowcontrol_current_inqueue_requests', labels)).toBe(0);
+    expect(sample(after, 'apiserver_flowcontrol_current_executing_seats', labels)).toBe(0);
+    expect(sample(after, 'apiserver_flowcontrol_current_inqueue_seats', labels)).toBe(0);
     expect(sample(after, 'apiserver_flowcontrol_dispatched_requests_total', labels)).toBe(
       dispatchedBefore + 3,
     );

@@ -420,7 +420,7 @@ function queueCount(pl: PriorityLevelConfiguration): number {
 function classificationKey(d: RequestDigest): string {
   let key = d.isResourceRequest
     ? `r${d.verb.length}:${d.verb}${d.apiGroup.length}:${d.apiGroup}${d.resource.length}:${d.resource}${d.subresource.length}:${d.subresource}${d.namespace.length}:${d.namespace}`
-    : `n${d.verb.length}:${d.verb}${d.path.length}:${d.path}`;
+    : `n${d.verb.length}:${d.verb}${d.path.length}:${d.path}${d.namespace.length}:${d.namespace}`;
   key += `${d.user.name.length}:${d.user.name}`;
   for (const g of d.user.groups) key += `${g.length}:${g}`;
   return key;

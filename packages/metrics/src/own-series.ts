@@ -132,7 +132,8 @@ export class OwnHistogram extends SeriesMap<HistogramState> implements ExposedMe
     const b = this.bounds;
     let i = 0;
     while (i < b.length && value > (b[i] as number)) i++;
-    (s.counts as { [k: number]: number })[i]++;
+    // i is at most bounds.length, the +Inf slot: always inside counts.
+    s.counts[i] = (s.counts[i] as number) + 1;
     s.sum += value;
     s.count++;
   }
