@@ -33,7 +33,11 @@ export async function run(): Promise<void> {
       token: USER_TOKEN,
       targetPercent: TARGET_PERCENT,
     });
-    console.log(`server CPU per request (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}):`);
+    console.log(
+      `server CPU per request (load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}):`,
+    );
     let over = false;
     for (const r of results) {
       const cpuRatio = r.candidate.cpuUsPerRequest / r.baseline.cpuUsPerRequest;
@@ -46,7 +50,9 @@ export async function run(): Promise<void> {
       );
     }
     if (over && !process.argv.includes('--report-only')) {
-      console.log(`APF + metrics cost more than ${TARGET_PERCENT}% CPU per request (--report-only to only print)`);
+      console.log(
+        `APF + metrics cost more than ${TARGET_PERCENT}% CPU per request (--report-only to only print)`,
+      );
       process.exitCode = 1;
     }
   } finally {

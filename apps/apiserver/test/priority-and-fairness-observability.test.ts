@@ -121,7 +121,9 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     ).toBeGreaterThanOrEqual(2);
     // Summaries of the last borrowing period, one per level.
     for (const m of ['high_watermark', 'average', 'stdev', 'smoothed'])
-      expect(sample(during, `apiserver_flowcontrol_demand_seats_${m}`, { priority_level: 'exempt' })).toBeGreaterThanOrEqual(0);
+      expect(
+        sample(during, `apiserver_flowcontrol_demand_seats_${m}`, { priority_level: 'exempt' }),
+      ).toBeGreaterThanOrEqual(0);
     expect(
       sample(during, 'apiserver_flowcontrol_rejected_requests_total', { ...labels, reason: 'queue-full' }),
     ).toBe(1);
@@ -323,8 +325,12 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
       const r = await server.request('GET', `${DEBUG}/dump_requests`, { headers: as(reader) });
       return r.status === 200;
     });
-    expect((await server.request('GET', `${DEBUG}/dump_priority_levels`, { headers: as(reader) })).status).toBe(200);
-    expect((await server.request('GET', `${DEBUG}/dump_queues`, { headers: as(`${name}-other`) })).status).toBe(403);
+    expect(
+      (await server.request('GET', `${DEBUG}/dump_priority_levels`, { headers: as(reader) })).status,
+    ).toBe(200);
+    expect(
+      (await server.request('GET', `${DEBUG}/dump_queues`, { headers: as(`${name}-other`) })).status,
+    ).toBe(403);
   });
 });
 

@@ -23,7 +23,13 @@ export interface ExposedMetric {
   readonly type: 'counter' | 'histogram';
   readonly aggregator: 'sum';
   get(): Promise<{ name: string; help: string; type: string; values: ValuePair[]; aggregator: string }>;
-  getForPromString(): Promise<{ name: string; help: string; type: string; values: ValuePair[]; aggregator: string }>;
+  getForPromString(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: ValuePair[];
+    aggregator: string;
+  }>;
 }
 
 /** The series of one metric by label values, each created once with a private copy of its labels. */
@@ -48,7 +54,9 @@ abstract class SeriesMap<S> {
     const copy: Record<string, string> = {};
     for (const [k, v] of Object.entries(labels)) {
       if (!this.labelNames.includes(k))
-        throw new Error(`Added label "${k}" is not included in initial labelset: [ '${this.labelNames.join("', '")}' ]`);
+        throw new Error(
+          `Added label "${k}" is not included in initial labelset: [ '${this.labelNames.join("', '")}' ]`,
+        );
       if (v !== undefined) copy[k] = v;
     }
     const state = this.create();
@@ -88,7 +96,13 @@ export class OwnCounter extends SeriesMap<CounterState> implements ExposedMetric
 
   getForPromString() {
     const values = [...this.all()].map((s) => ({ value: s.state.value, labels: s.labels }));
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values,
+      aggregator: this.aggregator,
+    });
   }
 
   get() {
@@ -154,12 +168,21 @@ export class OwnHistogram extends SeriesMap<HistogramState> implements ExposedMe
         { labels: {}, sharedLabels: labels, value: state.count, metricName: `${this.name}_count` },
       );
     }
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values,
+      aggregator: this.aggregator,
+    });
   }
 
   /** getMetricsAsJSON's shape: the series' labels spread into every value's. */
   async get() {
     const data = await this.getForPromString();
-    return { ...data, values: data.values.map((v) => ({ ...v, labels: { ...v.labels, ...v.sharedLabels } })) };
+    return {
+      ...data,
+      values: data.values.map((v) => ({ ...v, labels: { ...v.labels, ...v.sharedLabels } })),
+    };
   }
 }

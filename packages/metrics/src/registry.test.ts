@@ -84,10 +84,21 @@ describe('MetricsRegistry', () => {
     const theirs = new Registry();
     const labelNames = ['verb', 'code', 'path'] as const;
     const c = ours.counter({ name: 'c_total', help: 'a "quoted" help\\n', labelNames: [...labelNames] });
-    const pc = new Counter({ name: 'c_total', help: 'a "quoted" help\\n', labelNames: [...labelNames], registers: [theirs] });
+    const pc = new Counter({
+      name: 'c_total',
+      help: 'a "quoted" help\\n',
+      labelNames: [...labelNames],
+      registers: [theirs],
+    });
     const buckets = [0.005, 0.5, 1, 2.5];
     const h = ours.histogram({ name: 'h_seconds', help: 'h', labelNames: ['verb', 'code'], buckets });
-    const ph = new Histogram({ name: 'h_seconds', help: 'h', labelNames: ['verb', 'code'], buckets, registers: [theirs] });
+    const ph = new Histogram({
+      name: 'h_seconds',
+      help: 'h',
+      labelNames: ['verb', 'code'],
+      buckets,
+      registers: [theirs],
+    });
     const odd = { verb: 'GET', code: '200', path: 'a"b\\c\nd' };
     c.inc(odd, 2);
     pc.inc(odd, 2);
@@ -100,13 +111,16 @@ describe('MetricsRegistry', () => {
     }
     h.observe({ verb: 'GET' }, 1);
     ph.observe({ verb: 'GET' }, 1);
-    const mine = (await ours.render()).split('\n\n')
+    const mine = (await ours.render())
+      .split('\n\n')
       .map((b) => b.trimEnd())
       .filter((b) => /^# HELP (c_total|h_seconds) /.test(b));
     const expected = (await theirs.metrics()).trimEnd().split('\n\n');
     expect(mine).toEqual(expected);
     expect(() => c.inc({ verb: 'GET' }, -1)).toThrow('It is not possible to decrease a counter');
     expect(() => h.observe({ verb: 'GET' }, Number.NaN)).toThrow('Value is not a valid number');
-    expect(() => c.inc({ other: 'x' } as never)).toThrow('Added label "other" is not included in initial labelset');
+    expect(() => c.inc({ other: 'x' } as never)).toThrow(
+      'Added label "other" is not included in initial labelset',
+    );
   });
 });
