@@ -13,16 +13,11 @@ import {
   mandatoryPriorityLevelConfigurations,
 } from './bootstrap.js';
 import { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
-import {
-  QueueSet,
-  type QueueSetDump,
-  type RejectReason,
-  type Ticket,
-  type WaitingDescription,
-} from './queueset.js';
+import { QueueSet, type QueueSetDump, type RejectReason, type WaitingDescription } from './queueset.js';
 import { allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
 import { NO_OBSERVER, type FlowObserver, type FlowSeries, type SeatDemandSummary } from './observer.js';
 import { hashFlow } from './shuffle-sharding.js';
+import { FlowRequest, NOT_WAITING } from './flow-request.js';
 import {
   DISTINGUISHER_BY_NAMESPACE,
   DISTINGUISHER_BY_USER,
@@ -282,7 +277,7 @@ export class FlowController {
       this.series.set(c.flowSchema, series);
     }
     series.estimated(seats);
-    const request = new FlowRequest(c, callbacks, series, seats, level);
+    const request = new FlowRequest(callbacks, series, seats, level);
     if (!level?.queues) {
       if (level) {
         level.exemptCounts.dispatched++;
@@ -292,7 +287,14 @@ export class FlowController {
       request.dispatch();
       return NOT_WAITING;
     }
-    request.start(level.queues, this.flowHash(c), details);
+    request.start(level.queues, this.flowHash(c), {
+      seats,
+      flowSchema: c.flowSchema.metadata.name ?? '',
+      // upstream computes no distinguisher for a level of one queue: its dump shows none.
+      distinguisher: queueCount(c.priorityLevel) > 1 ? c.distinguisher : '',
+      arrived: request.queued,
+      details,
+    });
     return request;
   }
 
@@ -306,105 +308,6 @@ export class FlowController {
       this.hashes.set(key, hash);
     }
     return hash;
-  }
-}
-
-const NOT_WAITING: RequestHandle = { cancel: () => false };
-
-/**
- * One request's way through a level: its queue set's callbacks, its handle, and its metrics, in
- * one object rather than a closure per step (this runs for every request).
- */
-class FlowRequest implements RequestHandle {
-  private readonly queued = Date.now();
-  private started = 0;
-  private waiting = false;
-  private settled = false;
-  private ticket: Ticket | undefined;
-  private queues: QueueSet | undefined;
-
-  constructor(
-    private readonly c: Classification,
-    private readonly callbacks: FlowCallbacks,
-    private readonly series: FlowSeries,
-    private readonly seats: number,
-    private readonly level: Level | undefined,
-  ) {}
-
-  start(queues: QueueSet, hash: bigint, details: RequestDetails | undefined): void {
-    this.queues = queues;
-    const description: RequestDescription = {
-      seats: this.seats,
-      flowSchema: this.c.flowSchema.metadata.name ?? '',
-      // upstream computes no distinguisher for a level of one queue: its dump shows none.
-      distinguisher: queueCount(this.c.priorityLevel) > 1 ? this.c.distinguisher : '',
-      arrived: this.queued,
-      details,
-    };
-    this.ticket = queues.start(hash, this, description);
-    this.noteDemand();
-    if (!this.settled) {
-      this.waiting = true;
-      this.series.waiting(1, this.seats);
-    }
-  }
-
-  /** RequestCallbacks: the request may execute now (for an exempt level, at once). */
-  dispatch(): void {
-    this.settled = true;
-    this.stopWaiting();
-    this.started = Date.now();
-    this.series.dispatched((this.started - this.queued) / 1000);
-    this.series.executing(1, this.seats);
-    this.callbacks.execute(this.done);
-  }
-
-  reject(reason: RejectReason): void {
-    this.settled = true;
-    this.stopWaiting();
-    this.series.rejected(reason, (Date.now() - this.queued) / 1000);
-    this.noteDemand();
-    this.callbacks.reject(reason);
-  }
-
-  notAccommodated(): void {
-    this.series.notAccommodated();
-  }
-
-  cancel(reason: RejectReason): boolean {
-    return this.ticket?.cancel(reason) ?? false;
-  }
-
-  /** Handed to execute(): the request finished. */
-  private readonly done = (): void => {
-    this.series.executing(-1, this.seats);
-    this.series.executed((Date.now() - this.started) / 1000);
-    if (!this.queues) {
-      const level = this.level;
-      if (level) {
-        level.exemptCounts.executing--;
-        level.demand.set(level.exemptCounts.executing);
-      }
-    } else if (this.ticket) this.finish();
-    // Dispatched synchronously from start(), before the ticket was assigned: finish later.
-    else queueMicrotask(() => this.finish());
-  };
-
-  private finish(): void {
-    this.ticket?.finish();
-    this.noteDemand();
-  }
-
-  private stopWaiting(): void {
-    if (!this.waiting) return;
-    this.waiting = false;
-    this.series.waiting(-1, this.seats);
-  }
-
-  /** Seat demand (waiting plus executing) changes as a request arrives, is refused or finishes. */
-  private noteDemand(): void {
-    const qs = this.queues;
-    if (qs && this.level) this.level.demand.set(qs.waitingSeats + qs.seatsInUse);
   }
 }
 
