@@ -6,7 +6,8 @@
  * assertion counts requests, never timings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
+import { request } from 'undici';
+import { ADMIN_TOKEN, TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
 import { unique } from './support/core.js';
 import { RBAC, clusterRole, clusterRoleBinding, user as rbacUser } from './support/rbac.js';
 import { as, createLevel, heldCreate, inQueue, waitFor } from './support/flowcontrol.js';
@@ -331,6 +332,60 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(
       (await server.request('GET', `${DEBUG}/dump_queues`, { headers: as(`${name}-other`) })).status,
     ).toBe(403);
+  });
+});
+
+describe('API Priority and Fairness: requests that stop waiting', () => {
+  let server: TestApiServer;
+  beforeAll(async () => {
+    // A request waits at most a quarter of --request-timeout: half a second here.
+    server = await TestApiServer.start({
+      args: ['--max-requests-inflight=20', '--max-mutating-requests-inflight=20', '--request-timeout=2s'],
+    });
+    await server.ready();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('a client that goes away leaves its queue (cancelled); one that waits too long gets 429 (time-out)', async () => {
+    const name = unique('leaves');
+    const user = `${name}-user`;
+    await createLevel(server, name, [user], {
+      type: 'Queue',
+      queuing: { queues: 1, handSize: 1, queueLengthLimit: 5 },
+    });
+    const labels = { priority_level: name, flow_schema: name };
+    const held = heldCreate(server, user, 'default', unique('held'));
+    await waitFor('the held create to execute', async () => {
+      const text = (await server.request('GET', '/metrics')).text;
+      return sample(text, 'apiserver_flowcontrol_current_executing_requests', labels) === 1;
+    });
+    const abort = new AbortController();
+    const gone = request(`${server.url}${CONFIGMAPS}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...as(user) },
+      dispatcher: server.dispatcher,
+      signal: abort.signal,
+    }).catch((e: unknown) => e);
+    await waitFor('the list to queue', async () => (await inQueue(server, name)) === 1);
+    abort.abort();
+    await gone;
+    await waitFor('the list to leave its queue', async () => (await inQueue(server, name)) === 0);
+    const late = await server.request('GET', CONFIGMAPS, { headers: as(user) });
+    expect(late.status).toBe(429);
+    const text = (await server.request('GET', '/metrics')).text;
+    const rejected = (reason: string) =>
+      sample(text, 'apiserver_flowcontrol_rejected_requests_total', { ...labels, reason });
+    expect([rejected('cancelled'), rejected('time-out')]).toEqual([1, 1]);
+    expect(sample(text, 'apiserver_current_inqueue_requests', { request_kind: 'readOnly' })).toBe(0);
+    expect(sample(text, 'apiserver_flowcontrol_current_inqueue_seats', labels)).toBe(0);
+    const row = table((await server.request('GET', `${DEBUG}/dump_priority_levels`)).text).find(
+      (r) => r[0] === name,
+    );
+    // Rejected, timed-out and cancelled requests.
+    expect(row?.slice(7)).toEqual(['0', '1', '1']);
+    held.release();
+    expect((await held.done).status).toBe(201);
   });
 });
 
