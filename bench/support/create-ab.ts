@@ -59,8 +59,19 @@ export interface CreateComparison {
   readonly targetPercent: number;
 }
 
+/** One concurrency's figures: medians of the turns' throughput, CPU per request over all turns. */
+export interface CreateComparisonResult {
+  readonly connections: number;
+  readonly baseline: { readonly rps: number; readonly cpuUsPerRequest: number };
+  readonly candidate: { readonly rps: number; readonly cpuUsPerRequest: number };
+  /** Median of the turns' candidate / baseline throughput. */
+  readonly throughputRatio: number;
+  readonly errors: number;
+}
+
 /** Runs the comparison and prints a line per concurrency. Stopping the servers is the caller's. */
-export async function compareCreates(c: CreateComparison): Promise<void> {
+export async function compareCreates(c: CreateComparison): Promise<CreateComparisonResult[]> {
+  const results: CreateComparisonResult[] = [];
   const { baseline, candidate, token } = c;
   await baseline.server.ready();
   await candidate.server.ready();
@@ -94,5 +105,13 @@ export async function compareCreates(c: CreateComparison): Promise<void> {
         `   = ${ratio.toFixed(2)}x (${((1 - ratio) * 100).toFixed(1)}% slower; target <= ${c.targetPercent}%)` +
         (errors ? `  (${errors} errors)` : ''),
     );
+    results.push({
+      connections,
+      baseline: { rps: median(off.map((t) => t.rps)), cpuUsPerRequest: cpuPerRequestUs(off) },
+      candidate: { rps: median(on.map((t) => t.rps)), cpuUsPerRequest: cpuPerRequestUs(on) },
+      throughputRatio: ratio,
+      errors,
+    });
   }
+  return results;
 }

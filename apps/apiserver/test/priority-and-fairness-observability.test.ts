@@ -6,9 +6,10 @@
  * assertion counts requests, never timings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
+import { request } from 'undici';
+import { ADMIN_TOKEN, TestApiServer, USER_TOKEN, type ApiResponse } from '@keel/testing';
 import { unique } from './support/core.js';
-import { RBAC, clusterRoleBinding, user as rbacUser } from './support/rbac.js';
+import { RBAC, clusterRole, clusterRoleBinding, user as rbacUser } from './support/rbac.js';
 import { as, createLevel, heldCreate, inQueue, waitFor } from './support/flowcontrol.js';
 
 const DEBUG = '/debug/api_priority_and_fairness';
@@ -112,6 +113,18 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(sample(during, 'apiserver_current_inqueue_requests', { request_kind: 'readOnly' })).toBe(2);
     expect(sample(during, 'apiserver_current_inqueue_requests', { request_kind: 'mutating' })).toBe(0);
     expect(sample(during, 'apiserver_flowcontrol_current_inqueue_requests', labels)).toBe(2);
+    // Each waiting list and the held create take one seat here.
+    expect(sample(during, 'apiserver_flowcontrol_current_inqueue_seats', labels)).toBe(2);
+    expect(sample(during, 'apiserver_flowcontrol_current_executing_seats', labels)).toBe(1);
+    // The queued lists found the level's one seat taken at least once each.
+    expect(
+      sample(during, 'apiserver_flowcontrol_request_dispatch_no_accommodation_total', labels),
+    ).toBeGreaterThanOrEqual(2);
+    // Summaries of the last borrowing period, one per level.
+    for (const m of ['high_watermark', 'average', 'stdev', 'smoothed'])
+      expect(
+        sample(during, `apiserver_flowcontrol_demand_seats_${m}`, { priority_level: 'exempt' }),
+      ).toBeGreaterThanOrEqual(0);
     expect(
       sample(during, 'apiserver_flowcontrol_rejected_requests_total', { ...labels, reason: 'queue-full' }),
     ).toBe(1);
@@ -202,6 +215,8 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(sample(after, 'apiserver_current_inqueue_requests', { request_kind: 'readOnly' })).toBe(0);
     expect(sample(after, 'apiserver_flowcontrol_current_executing_requests', labels)).toBe(0);
     expect(sample(after, 'apiserver_flowcontrol_current_inqueue_requests', labels)).toBe(0);
+    expect(sample(after, 'apiserver_flowcontrol_current_executing_seats', labels)).toBe(0);
+    expect(sample(after, 'apiserver_flowcontrol_current_inqueue_seats', labels)).toBe(0);
     expect(sample(after, 'apiserver_flowcontrol_dispatched_requests_total', labels)).toBe(
       dispatchedBefore + 3,
     );
@@ -280,6 +295,97 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect((await server.request('GET', `${DEBUG}/dump_everything`)).status).toBe(404);
     const ok = await server.request('GET', `${DEBUG}/dump_priority_levels`);
     expect(ok.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('as upstream, no bootstrap role but cluster-admin grants the dumps: system:monitoring reads /metrics, not them', async () => {
+    const name = unique('dump-reader');
+    const monitoring = { 'Impersonate-User': `${name}-monitor`, 'Impersonate-Group': 'system:monitoring' };
+    expect((await server.request('GET', '/metrics', { headers: monitoring })).status).toBe(200);
+    const denied = await server.request('GET', `${DEBUG}/dump_requests`, { headers: monitoring });
+    expect(denied.status).toBe(403);
+    expect((denied.json as { message: string }).message).toBe(
+      `forbidden: User "${name}-monitor" cannot get path "${DEBUG}/dump_requests"`,
+    );
+    // What an operator grants instead: get on the dumps' non-resource URLs.
+    const reader = `${name}-reader`;
+    expect(
+      (
+        await server.request('POST', `${RBAC}/clusterroles`, {
+          body: clusterRole(name, [{ verbs: ['get'], nonResourceURLs: [`${DEBUG}/*`] }]),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await server.request('POST', `${RBAC}/clusterrolebindings`, {
+          body: clusterRoleBinding(name, name, [rbacUser(reader)]),
+        })
+      ).status,
+    ).toBe(201);
+    await waitFor('the binding to take effect', async () => {
+      const r = await server.request('GET', `${DEBUG}/dump_requests`, { headers: as(reader) });
+      return r.status === 200;
+    });
+    expect(
+      (await server.request('GET', `${DEBUG}/dump_priority_levels`, { headers: as(reader) })).status,
+    ).toBe(200);
+    expect(
+      (await server.request('GET', `${DEBUG}/dump_queues`, { headers: as(`${name}-other`) })).status,
+    ).toBe(403);
+  });
+});
+
+describe('API Priority and Fairness: requests that stop waiting', () => {
+  let server: TestApiServer;
+  beforeAll(async () => {
+    // A request waits at most a quarter of --request-timeout: half a second here.
+    server = await TestApiServer.start({
+      args: ['--max-requests-inflight=20', '--max-mutating-requests-inflight=20', '--request-timeout=2s'],
+    });
+    await server.ready();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('a client that goes away leaves its queue (cancelled); one that waits too long gets 429 (time-out)', async () => {
+    const name = unique('leaves');
+    const user = `${name}-user`;
+    await createLevel(server, name, [user], {
+      type: 'Queue',
+      queuing: { queues: 1, handSize: 1, queueLengthLimit: 5 },
+    });
+    const labels = { priority_level: name, flow_schema: name };
+    const held = heldCreate(server, user, 'default', unique('held'));
+    await waitFor('the held create to execute', async () => {
+      const text = (await server.request('GET', '/metrics')).text;
+      return sample(text, 'apiserver_flowcontrol_current_executing_requests', labels) === 1;
+    });
+    const abort = new AbortController();
+    const gone = request(`${server.url}${CONFIGMAPS}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...as(user) },
+      dispatcher: server.dispatcher,
+      signal: abort.signal,
+    }).catch((e: unknown) => e);
+    await waitFor('the list to queue', async () => (await inQueue(server, name)) === 1);
+    abort.abort();
+    await gone;
+    await waitFor('the list to leave its queue', async () => (await inQueue(server, name)) === 0);
+    const late = await server.request('GET', CONFIGMAPS, { headers: as(user) });
+    expect(late.status).toBe(429);
+    const text = (await server.request('GET', '/metrics')).text;
+    const rejected = (reason: string) =>
+      sample(text, 'apiserver_flowcontrol_rejected_requests_total', { ...labels, reason });
+    expect([rejected('cancelled'), rejected('time-out')]).toEqual([1, 1]);
+    expect(sample(text, 'apiserver_current_inqueue_requests', { request_kind: 'readOnly' })).toBe(0);
+    expect(sample(text, 'apiserver_flowcontrol_current_inqueue_seats', labels)).toBe(0);
+    const row = table((await server.request('GET', `${DEBUG}/dump_priority_levels`)).text).find(
+      (r) => r[0] === name,
+    );
+    // Rejected, timed-out and cancelled requests.
+    expect(row?.slice(7)).toEqual(['0', '1', '1']);
+    held.release();
+    expect((await held.done).status).toBe(201);
   });
 });
 

@@ -54,10 +54,14 @@ export class SeatDemand {
 /** upstream's seatDemandStats: the last period's high watermark and a smoothed envelope. */
 export class SeatDemandStats {
   highWatermark = 0;
+  average = 0;
+  stdev = 0;
   smoothed = 0;
 
   update(obs: ReturnType<SeatDemand['reset']>): void {
     this.highWatermark = obs.max;
+    this.average = obs.average;
+    this.stdev = obs.deviation;
     if (obs.duration <= 0) return;
     const envelope = obs.average + obs.deviation;
     this.smoothed = Math.max(envelope, SMOOTHING * this.smoothed + (1 - SMOOTHING) * envelope);

@@ -13,16 +13,11 @@ import {
   mandatoryPriorityLevelConfigurations,
 } from './bootstrap.js';
 import { byPrecedence, matchesFlowSchema, type RequestDigest } from './match.js';
-import {
-  QueueSet,
-  type QueueSetDump,
-  type RejectReason,
-  type Ticket,
-  type WaitingDescription,
-} from './queueset.js';
+import { QueueSet, type QueueSetDump, type RejectReason, type WaitingDescription } from './queueset.js';
 import { allocate, SeatDemand, SeatDemandStats } from './borrowing.js';
-import { NO_OBSERVER, type FlowObserver } from './observer.js';
+import { NO_OBSERVER, type FlowObserver, type FlowSeries, type SeatDemandSummary } from './observer.js';
 import { hashFlow } from './shuffle-sharding.js';
+import { FlowRequest, NOT_WAITING } from './flow-request.js';
 import {
   DISTINGUISHER_BY_NAMESPACE,
   DISTINGUISHER_BY_USER,
@@ -86,6 +81,8 @@ export interface RequestHandle {
 }
 
 const HASH_CACHE_LIMIT = 10_000;
+/** The most classifications kept; the cache starts over when full (a flood of distinct users). */
+const CLASSIFICATION_CACHE_LIMIT = 10_000;
 /** upstream's work estimator's MaximumSeatsLimit. */
 const MAX_SEATS = 10;
 
@@ -93,6 +90,14 @@ export class FlowController {
   private schemas: readonly FlowSchema[] = [];
   private levels = new Map<string, Level>();
   private readonly hashes = new Map<string, bigint>();
+  /**
+   * Classifications by everything matching reads of a request, emptied at every configuration
+   * change: matching walks every schema of lower precedence first, each rule's subjects and
+   * verbs, and the same few clients send nearly all requests.
+   */
+  private readonly classified = new Map<string, Classification>();
+  /** Each schema's metric series, bound once (a schema's level is fixed by its spec). */
+  private readonly series = new WeakMap<FlowSchema, FlowSeries>();
 
   constructor(
     private readonly serverConcurrencyLimit: number,
@@ -154,6 +159,7 @@ export class FlowController {
     }
     this.levels = next;
     this.schemas = withMandatory(flowSchemas, mandatoryFlowSchemas).sort(byPrecedence);
+    this.classified.clear();
     this.adjustBorrowing();
   }
 
@@ -176,6 +182,7 @@ export class FlowController {
       l.current = current;
       l.queues?.setConcurrencyLimit(current);
       this.observer.currentLimit(name, current, items[k]?.target ?? 0, result?.fairFrac ?? 0);
+      this.observer.seatDemand(name, l.stats);
     });
   }
 
@@ -197,6 +204,16 @@ export class FlowController {
   }
 
   classify(d: RequestDigest): Classification {
+    const key = classificationKey(d);
+    const cached = this.classified.get(key);
+    if (cached) return cached;
+    const c = this.match(d);
+    if (this.classified.size >= CLASSIFICATION_CACHE_LIMIT) this.classified.clear();
+    this.classified.set(key, c);
+    return c;
+  }
+
+  private match(d: RequestDigest): Classification {
     for (const fs of this.schemas) {
       const level = this.levels.get(fs.spec.priorityLevelConfiguration.name);
       if (!level || !matchesFlowSchema(fs, d)) continue;
@@ -252,37 +269,37 @@ export class FlowController {
    * `details` are kept for the request dump.
    */
   handle(c: Classification, callbacks: FlowCallbacks, details?: RequestDetails, seats = 1): RequestHandle {
-    const schema = c.flowSchema.metadata.name ?? '';
     const levelName = c.priorityLevel.metadata.name ?? '';
     const level = this.levels.get(levelName);
-    const queued = Date.now();
-    const obs = this.observer;
-    obs.estimated(levelName, schema, seats);
-    const run = (finish: () => void): void => {
-      const started = Date.now();
-      obs.dispatched(levelName, schema, (started - queued) / 1000);
-      obs.executing(levelName, schema, 1);
-      callbacks.execute(() => {
-        obs.executing(levelName, schema, -1);
-        obs.executed(levelName, schema, (Date.now() - started) / 1000);
-        finish();
-      });
-    };
-    if (!level?.queues) {
-      const counts = level?.exemptCounts;
-      if (level && counts) {
-        counts.dispatched++;
-        counts.executing++;
-        level.demand.set(counts.executing);
-      }
-      run(() => {
-        if (level && counts) {
-          counts.executing--;
-          level.demand.set(counts.executing);
-        }
-      });
-      return { cancel: () => false };
+    let series = this.series.get(c.flowSchema);
+    if (!series) {
+      series = this.observer.flow(levelName, c.flowSchema.metadata.name ?? '');
+      this.series.set(c.flowSchema, series);
     }
+    series.estimated(seats);
+    const request = new FlowRequest(callbacks, series, seats, level);
+    if (!level?.queues) {
+      if (level) {
+        level.exemptCounts.dispatched++;
+        level.exemptCounts.executing++;
+        level.demand.set(level.exemptCounts.executing);
+      }
+      request.dispatch();
+      return NOT_WAITING;
+    }
+    request.start(level.queues, this.flowHash(c), {
+      seats,
+      flowSchema: c.flowSchema.metadata.name ?? '',
+      // upstream computes no distinguisher for a level of one queue: its dump shows none.
+      distinguisher: queueCount(c.priorityLevel) > 1 ? c.distinguisher : '',
+      arrived: request.queued,
+      details,
+    });
+    return request;
+  }
+
+  private flowHash(c: Classification): bigint {
+    const schema = c.flowSchema.metadata.name ?? '';
     const key = `${schema}\0${c.distinguisher}`;
     let hash = this.hashes.get(key);
     if (hash === undefined) {
@@ -290,63 +307,26 @@ export class FlowController {
       hash = hashFlow(schema, c.distinguisher);
       this.hashes.set(key, hash);
     }
-    let waiting = false;
-    let settled = false;
-    // Filled once start() returns; its callbacks may run before that.
-    const ref: { ticket?: Ticket } = {};
-    const qs = level.queues;
-    // Seat demand (waiting plus executing) changes as a request arrives, is refused or finishes.
-    const noteDemand = (): void => level.demand.set(qs.waitingSeats + qs.seatsInUse);
-    const finishTicket = (): void => {
-      ref.ticket?.finish();
-      noteDemand();
-    };
-    const description: RequestDescription = {
-      seats,
-      flowSchema: schema,
-      // upstream computes no distinguisher for a level of one queue: its dump shows none.
-      distinguisher: queueCount(c.priorityLevel) > 1 ? c.distinguisher : '',
-      arrived: queued,
-      details,
-    };
-    ref.ticket = level.queues.start(
-      hash,
-      {
-        dispatch: () => {
-          settled = true;
-          if (waiting) obs.waiting(levelName, schema, -1);
-          waiting = false;
-          run(() => {
-            // Dispatched synchronously from start(), before `ticket` was assigned: finish later.
-            if (ref.ticket) finishTicket();
-            else queueMicrotask(finishTicket);
-          });
-        },
-        reject: (reason) => {
-          settled = true;
-          if (waiting) obs.waiting(levelName, schema, -1);
-          waiting = false;
-          obs.rejected(levelName, schema, reason, (Date.now() - queued) / 1000);
-          noteDemand();
-          callbacks.reject(reason);
-        },
-      },
-      description,
-    );
-    noteDemand();
-    if (!settled) {
-      waiting = true;
-      obs.waiting(levelName, schema, 1);
-    }
-    return {
-      cancel: (reason) => ref.ticket?.cancel(reason) ?? false,
-    };
+    return hash;
   }
 }
 
 function queueCount(pl: PriorityLevelConfiguration): number {
   const lr = pl.spec.limited?.limitResponse;
   return lr?.type === LIMIT_RESPONSE_QUEUE ? (lr.queuing?.queues ?? 0) : 0;
+}
+
+/**
+ * Everything classification reads of a request, each part length-prefixed so that no two
+ * requests share a key (user and group names may hold any character).
+ */
+function classificationKey(d: RequestDigest): string {
+  let key = d.isResourceRequest
+    ? `r${d.verb.length}:${d.verb}${d.apiGroup.length}:${d.apiGroup}${d.resource.length}:${d.resource}${d.subresource.length}:${d.subresource}${d.namespace.length}:${d.namespace}`
+    : `n${d.verb.length}:${d.verb}${d.path.length}:${d.path}${d.namespace.length}:${d.namespace}`;
+  key += `${d.user.name.length}:${d.user.name}`;
+  for (const g of d.user.groups) key += `${g.length}:${g}`;
+  return key;
 }
 
 function lendablePercent(pl: PriorityLevelConfiguration): number | undefined {
@@ -374,4 +354,4 @@ function withMandatory<T extends { metadata: { name?: string } }>(
   return [...objs, ...mandatory.filter((m) => !names.has(m.metadata.name))];
 }
 
-export { EXEMPT, CATCH_ALL, NO_OBSERVER, type FlowObserver };
+export { EXEMPT, CATCH_ALL, NO_OBSERVER, type FlowObserver, type FlowSeries, type SeatDemandSummary };

@@ -165,6 +165,39 @@ describe('FlowController', () => {
     expect(limits.get('catch-all')).toBe(13);
   });
 
+  it('classifies again once the FlowSchemas change, and never confuses two requests whose parts concatenate alike', () => {
+    const own = new FlowController(600);
+    const levels = [...suggestedPriorityLevelConfigurations];
+    own.update([...mandatoryFlowSchemas, ...suggestedFlowSchemas], levels);
+    const alice = digest('alice', ['system:authenticated']);
+    expect(own.classify(alice).flowSchema.metadata.name).toBe('global-default');
+    // A schema of higher precedence for alice alone takes her next request, the same one.
+    const mine = {
+      metadata: { name: 'alice-first', uid: 'u1' },
+      spec: {
+        priorityLevelConfiguration: { name: 'workload-low' },
+        matchingPrecedence: 100,
+        distinguisherMethod: { type: 'ByUser' },
+        rules: [
+          {
+            subjects: [{ kind: 'User', user: { name: 'alice' } }],
+            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
+          },
+        ],
+      },
+    } as (typeof suggestedFlowSchemas)[number];
+    own.update([...mandatoryFlowSchemas, ...suggestedFlowSchemas, mine], levels);
+    const c = own.classify(alice);
+    expect([c.flowSchema.metadata.name, c.distinguisher]).toEqual(['alice-first', 'alice']);
+    own.update([...mandatoryFlowSchemas, ...suggestedFlowSchemas], levels);
+    expect(own.classify(alice).flowSchema.metadata.name).toBe('global-default');
+    // "alic" in groups ["e", ...] joins to the same characters as alice's name and groups.
+    const lookalike = digest('alic', ['esystem:authenticated']);
+    own.update([...mandatoryFlowSchemas, ...suggestedFlowSchemas, mine], levels);
+    expect(own.classify(alice).flowSchema.metadata.name).toBe('alice-first');
+    expect(own.classify(lookalike).flowSchema.metadata.name).not.toBe('alice-first');
+  });
+
   it('restores the mandatory objects when they are missing', () => {
     const bare = new FlowController(10);
     bare.update([], []);

@@ -39,6 +39,8 @@ export {
   type Classification,
   type FlowCallbacks,
   type FlowObserver,
+  type FlowSeries,
+  type SeatDemandSummary,
   type PriorityLevelDump,
   type RequestDescription,
   type RequestDetails,

@@ -26,6 +26,11 @@ export interface RequestCallbacks {
   /** The request may execute now; call the returned ticket's finish() when it is done. */
   readonly dispatch: () => void;
   readonly reject: (reason: RejectReason) => void;
+  /**
+   * The request heads the fair order but its seats are not free, so nothing is dispatched now
+   * (upstream's apiserver_flowcontrol_request_dispatch_no_accommodation_total counts these).
+   */
+  readonly notAccommodated?: () => void;
 }
 
 /** What the debug dumps show of a waiting request; the queue set only stores it. */
@@ -156,7 +161,7 @@ export class QueueSet {
           this.reject(w.callbacks, 'concurrency-limit');
           continue;
         }
-        const q = this.chooseQueue(w.hash);
+        const q = this.queues[this.chooseQueue(w.hash)] as Queue;
         w.queue = q;
         if (q.length === 0 && q.executing === 0) q.virtualStart = Math.max(q.virtualStart, this.virtualTime);
         q.requests.push(w);
@@ -181,7 +186,8 @@ export class QueueSet {
       else this.reject(callbacks, 'concurrency-limit');
       return this.ticket(w);
     }
-    const q = this.chooseQueue(hash);
+    const index = this.chooseQueue(hash);
+    const q = this.queues[index] as Queue;
     const w: Waiting = { hash, callbacks, description, seats, queue: q, state: 'waiting' };
     if (q.length >= this.config.queueLengthLimit) {
       w.state = 'done';
@@ -189,6 +195,15 @@ export class QueueSet {
       return this.ticket(w);
     }
     if (q.length === 0 && q.executing === 0) q.virtualStart = Math.max(q.virtualStart, this.virtualTime);
+    if (this.waitingCount === 0 && this.canAccommodate(seats)) {
+      // Nothing else waits, so this request is what dispatchWaiting() would pick next: dispatch
+      // it the same way without queueing it and scanning every queue for the lowest start.
+      this.robin = (index + 1) % this.queues.length;
+      this.virtualTime = Math.max(this.virtualTime, q.virtualStart);
+      q.virtualStart += seats;
+      this.execute(w);
+      return this.ticket(w);
+    }
     q.requests.push(w);
     this.waitingCount++;
     this.waitingSeatsCount += seats;
@@ -244,8 +259,8 @@ export class QueueSet {
     };
   }
 
-  /** The least loaded queue of the flow's hand (waiting plus executing), the first dealt on ties. */
-  private chooseQueue(hash: bigint): Queue {
+  /** The index of the least loaded queue of the flow's hand (waiting plus executing), the first dealt on ties. */
+  private chooseQueue(hash: bigint): number {
     let hand = this.hands.get(hash);
     if (!hand) {
       if (this.hands.size >= HAND_CACHE_LIMIT) this.hands.clear();
@@ -253,11 +268,15 @@ export class QueueSet {
       this.hands.set(hash, hand);
     }
     let best: Queue | undefined;
+    let bestIndex = 0;
     for (const i of hand) {
       const q = this.queues[i];
-      if (q && (!best || q.length + q.executing < best.length + best.executing)) best = q;
+      if (q && (!best || q.length + q.executing < best.length + best.executing)) {
+        best = q;
+        bestIndex = i;
+      }
     }
-    return best ?? (this.queues[0] as Queue);
+    return bestIndex;
   }
 
   /**
@@ -275,8 +294,12 @@ export class QueueSet {
     while (this.waitingCount > 0) {
       const q = this.nextQueue();
       const head = q?.requests[q.head];
+      if (!q || !head) return;
       // The next request in fair order waits for its seats; narrower ones behind it wait too.
-      if (!q || !head || !this.canAccommodate(head.seats)) return;
+      if (!this.canAccommodate(head.seats)) {
+        head.callbacks.notAccommodated?.();
+        return;
+      }
       q.shift();
       this.waitingCount--;
       this.waitingSeatsCount -= head.seats;

@@ -1,3 +1,4 @@
+import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { MetricsRegistry, type MetricsConfig } from './index.js';
 
@@ -77,5 +78,49 @@ describe('MetricsRegistry', () => {
     const r = new MetricsRegistry(config({ disabledMetrics: ['w_total'] }));
     r.counter({ name: 'w_total', help: 'w' }).child({}).inc();
     expect(await r.render()).not.toContain('w_total');
+  });
+  it("renders counters and histograms byte for byte as prom-client's own, whatever the update path", async () => {
+    const ours = new MetricsRegistry(config());
+    const theirs = new Registry();
+    const labelNames = ['verb', 'code', 'path'] as const;
+    const c = ours.counter({ name: 'c_total', help: 'a "quoted" help\\n', labelNames: [...labelNames] });
+    const pc = new Counter({
+      name: 'c_total',
+      help: 'a "quoted" help\\n',
+      labelNames: [...labelNames],
+      registers: [theirs],
+    });
+    const buckets = [0.005, 0.5, 1, 2.5];
+    const h = ours.histogram({ name: 'h_seconds', help: 'h', labelNames: ['verb', 'code'], buckets });
+    const ph = new Histogram({
+      name: 'h_seconds',
+      help: 'h',
+      labelNames: ['verb', 'code'],
+      buckets,
+      registers: [theirs],
+    });
+    const odd = { verb: 'GET', code: '200', path: 'a"b\\c\nd' };
+    c.inc(odd, 2);
+    pc.inc(odd, 2);
+    c.child({ verb: 'POST', code: '201' }).inc();
+    pc.inc({ verb: 'POST', code: '201' });
+    const child = h.child({ verb: 'POST', code: '201' });
+    for (const v of [0, 0.005, 0.3, 2.5, 7]) {
+      child.observe(v);
+      ph.observe({ verb: 'POST', code: '201' }, v);
+    }
+    h.observe({ verb: 'GET' }, 1);
+    ph.observe({ verb: 'GET' }, 1);
+    const mine = (await ours.render())
+      .split('\n\n')
+      .map((b) => b.trimEnd())
+      .filter((b) => /^# HELP (c_total|h_seconds) /.test(b));
+    const expected = (await theirs.metrics()).trimEnd().split('\n\n');
+    expect(mine).toEqual(expected);
+    expect(() => c.inc({ verb: 'GET' }, -1)).toThrow('It is not possible to decrease a counter');
+    expect(() => h.observe({ verb: 'GET' }, Number.NaN)).toThrow('Value is not a valid number');
+    expect(() => c.inc({ other: 'x' } as never)).toThrow(
+      'Added label "other" is not included in initial labelset',
+    );
   });
 });

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry, type Metric } from 'prom-client';
+import { OwnCounter, OwnHistogram, type ExposedMetric } from './own-series.js';
 import type { MetricsConfig } from './metrics-options.js';
 
 export type Labels<L extends string> = Partial<Record<L, string>>;
@@ -46,11 +47,6 @@ interface MetricOpts<L extends string> {
 const IGNORED_COUNTER: CounterChild = { inc: () => undefined };
 const IGNORED_HISTOGRAM: HistogramChild = { observe: () => undefined };
 
-/** A private copy: prom-client keeps the object as the series' labels, so no caller may change it. */
-function frozen<L extends string>(labels: Labels<L>): Labels<L> {
-  return Object.freeze({ ...labels });
-}
-
 /**
  * A daemon's Prometheus registry under the Metrics flags: a metric named in --disabled-metrics is
  * never registered (its updates go nowhere), and a label with an --allow-metric-labels list keeps
@@ -74,15 +70,14 @@ export class MetricsRegistry {
   }
 
   counter<L extends string>(o: MetricOpts<L>): CounterMetric<L> {
-    const m = new Counter({ ...this.base(o) });
+    const m = new OwnCounter(o.name, o.help, o.labelNames ?? []);
+    this.register(m);
     const fix = this.sanitizer<L>(o.name);
     return {
       inc: (labels, value = 1) => m.inc(fix(labels), value),
       child: (labels) => {
         if (this.disabled.has(o.name)) return IGNORED_COUNTER;
-        const fixed = frozen(fix(labels));
-        m.inc(fixed, 0);
-        return { inc: (value = 1) => m.inc(fixed, value) };
+        return { inc: m.bind(fix(labels)) };
       },
     };
   }
@@ -100,17 +95,14 @@ export class MetricsRegistry {
   histogram<L extends string>(
     o: MetricOpts<L> & { readonly buckets: readonly number[] },
   ): HistogramMetric<L> {
-    const m = new Histogram({ ...this.base(o), buckets: [...o.buckets] });
+    const m = new OwnHistogram(o.name, o.help, o.labelNames ?? [], o.buckets);
+    this.register(m);
     const fix = this.sanitizer<L>(o.name);
     return {
       observe: (labels, value) => m.observe(fix(labels), value),
       child: (labels) => {
         if (this.disabled.has(o.name)) return IGNORED_HISTOGRAM;
-        const fixed = frozen(fix(labels));
-        m.zero(fixed);
-        // prom-client's own child: it builds its observer once rather than at every observation.
-        const bound = m.labels(fixed);
-        return { observe: (value) => bound.observe(value) };
+        return { observe: m.bind(fix(labels)) };
       },
     };
   }
@@ -122,6 +114,13 @@ export class MetricsRegistry {
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+
+  private register(m: ExposedMetric): void {
+    if (this.disabled.has(m.name)) return;
+    // prom-client's Registry reads a metric through get()/getForPromString() only; ExposedMetric
+    // is that contract, not prom-client's Metric class (whose update methods are not used here).
+    this.registry.registerMetric(m as unknown as Metric);
   }
 
   private base<L extends string>(o: MetricOpts<L>) {

@@ -1,5 +1,11 @@
-import type { RequestHandler } from 'express';
-import type { FlowController, RejectReason, RequestDetails } from '@keel/flowcontrol';
+import type { NextFunction, RequestHandler, Response } from 'express';
+import type {
+  FlowCallbacks,
+  FlowController,
+  RejectReason,
+  RequestDetails,
+  RequestHandle,
+} from '@keel/flowcontrol';
 import { context } from './context.js';
 import { InFlightRequests, tooManyRequests } from './max-in-flight.js';
 import type { WorkEstimator } from './work-estimate.js';
@@ -35,7 +41,7 @@ export function withPriorityAndFairness(
     }
     const { info } = ctx;
     const digest: RequestDetails = {
-      user: ctx.user ?? { name: '', groups: [] },
+      user: ctx.user ?? NO_USER,
       isResourceRequest: info.isResourceRequest,
       verb: info.verb,
       apiGroup: info.apiGroup,
@@ -49,48 +55,73 @@ export function withPriorityAndFairness(
     const c = controller.classify(digest);
     res.setHeader(FLOW_SCHEMA_UID_HEADER, c.flowSchema.metadata.uid ?? '');
     res.setHeader(PRIORITY_LEVEL_UID_HEADER, c.priorityLevel.metadata.uid ?? '');
-    const readOnly = READ_ONLY_VERBS.has(info.verb);
-    let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    let waiting = false;
-    const stopWaiting = (): void => {
-      settled = true;
-      if (timer) clearTimeout(timer);
-      res.off('close', onClose);
-      if (!waiting) return;
-      waiting = false;
-      if (readOnly) counts.readOnlyWaiting--;
-      else counts.mutatingWaiting--;
-    };
-    const onClose = (): void => void handle.cancel('cancelled');
-    const handle = controller.handle(
+    const request = new FilteredRequest(res, next, counts, READ_ONLY_VERBS.has(info.verb));
+    request.handle = controller.handle(
       c,
-      {
-        execute: (done) => {
-          stopWaiting();
-          if (readOnly) counts.readOnly++;
-          else counts.mutating++;
-          res.once('close', () => {
-            if (readOnly) counts.readOnly--;
-            else counts.mutating--;
-            done();
-          });
-          next();
-        },
-        reject: (reason: RejectReason) => {
-          stopWaiting();
-          if (reason !== 'cancelled' && !res.headersSent) tooManyRequests(res);
-        },
-      },
+      request,
       digest,
       estimateWork && !c.exempt ? estimateWork(info, ctx.url, controller.maxSeats(c)) : 1,
     );
-    if (!settled) {
-      waiting = true;
-      if (readOnly) counts.readOnlyWaiting++;
-      else counts.mutatingWaiting++;
-      timer = setTimeout(() => handle.cancel('time-out'), maxWaitMs);
-      res.once('close', onClose);
-    }
+    if (!request.settled) request.startWaiting(maxWaitMs);
   };
+}
+
+const NO_USER = { name: '', groups: [] };
+
+/**
+ * One request's callbacks from the controller, with what the filter counts of it: one object per
+ * request rather than a closure per step.
+ */
+class FilteredRequest implements FlowCallbacks {
+  handle: RequestHandle | undefined;
+  settled = false;
+  private waiting = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** The listener that takes a waiting request out of its queue when the client goes away. */
+  private gone: (() => void) | undefined;
+
+  constructor(
+    private readonly res: Response,
+    private readonly next: NextFunction,
+    private readonly counts: InFlightRequests,
+    private readonly readOnly: boolean,
+  ) {}
+
+  startWaiting(maxWaitMs: number): void {
+    this.waiting = true;
+    if (this.readOnly) this.counts.readOnlyWaiting++;
+    else this.counts.mutatingWaiting++;
+    this.timer = setTimeout(() => void this.handle?.cancel('time-out'), maxWaitMs);
+    this.gone = () => void this.handle?.cancel('cancelled');
+    this.res.once('close', this.gone);
+  }
+
+  execute(done: () => void): void {
+    this.stopWaiting();
+    const counts = this.counts;
+    const readOnly = this.readOnly;
+    if (readOnly) counts.readOnly++;
+    else counts.mutating++;
+    this.res.once('close', () => {
+      if (readOnly) counts.readOnly--;
+      else counts.mutating--;
+      done();
+    });
+    this.next();
+  }
+
+  reject(reason: RejectReason): void {
+    this.stopWaiting();
+    if (reason !== 'cancelled' && !this.res.headersSent) tooManyRequests(this.res);
+  }
+
+  private stopWaiting(): void {
+    this.settled = true;
+    if (!this.waiting) return;
+    this.waiting = false;
+    clearTimeout(this.timer);
+    if (this.gone) this.res.off('close', this.gone);
+    if (this.readOnly) this.counts.readOnlyWaiting--;
+    else this.counts.mutatingWaiting--;
+  }
 }
