@@ -7,10 +7,13 @@ import {
   type ClusterObjects,
   type FilterPlugin,
   type PreEnqueuePlugin,
+  type FrameworkHandle,
+  type PreBindPlugin,
   type PreFilterPlugin,
   type PreScorePlugin,
   type QueuedPodInfo,
   type QueueSortPlugin,
+  type ReservePlugin,
   type ScorePlugin,
 } from './interface.js';
 import type { NodeInfo } from './node-info.js';
@@ -43,6 +46,8 @@ export class Framework {
   readonly filterPlugins: readonly FilterPlugin[];
   readonly preScorePlugins: readonly PreScorePlugin[];
   readonly scorePlugins: readonly WeightedScorePlugin[];
+  readonly reservePlugins: readonly ReservePlugin[];
+  readonly preBindPlugins: readonly PreBindPlugin[];
   readonly bindPlugins: readonly BindPlugin[];
 
   private constructor(
@@ -61,6 +66,8 @@ export class Framework {
       plugin,
       weight: lists.weights.get(plugin.name) ?? 1,
     }));
+    this.reservePlugins = p.reserve as ReservePlugin[];
+    this.preBindPlugins = p.preBind as PreBindPlugin[];
     this.bindPlugins = p.bind as BindPlugin[];
   }
 
@@ -69,8 +76,14 @@ export class Framework {
    * with kube's wording, when a plugin is not registered, does not implement a point it is
    * explicitly enabled at, or is enabled twice, and when no queue sort plugin is left.
    */
-  static fromProfile(profile: SchedulerProfile, registry: Registry, objects?: ClusterObjects): Framework {
+  static fromProfile(
+    profile: SchedulerProfile,
+    registry: Registry,
+    objects?: ClusterObjects,
+    extra: Omit<FrameworkHandle, 'profileName' | 'objects'> = {},
+  ): Framework {
     const lists = buildPluginLists(profile, registry, {
+      ...extra,
       profileName: profile.schedulerName,
       ...(objects ? { objects } : {}),
     });
@@ -213,5 +226,57 @@ export class Framework {
       }
     }
     return { ok: true, totals };
+  }
+
+  /** Reserve: the first failure stops the others; the caller then runs `runReservePluginsUnreserve`. */
+  runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    for (const pl of this.reservePlugins) {
+      let s: MaybeStatus;
+      try {
+        s = pl.reserve(state, pod, nodeName);
+      } catch (err) {
+        s = Status.fromError(err);
+      }
+      if (!s || s.isSuccess()) continue;
+      if (s.isRejected()) return s.withPlugin(pl.name);
+      return Status.fromError(
+        new Error(`running Reserve plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
+      ).withPlugin(pl.name);
+    }
+    return undefined;
+  }
+
+  /** Unreserve, in reverse order as kube does; a throwing plugin does not stop the others. */
+  runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--) {
+      try {
+        (this.reservePlugins[i] as ReservePlugin).unreserve(state, pod, nodeName);
+      } catch {
+        // Unreserve has no status in kube either; the pod is retried regardless.
+      }
+    }
+  }
+
+  /** PreBind: the first failure stops the binding cycle. */
+  async runPreBindPlugins(
+    state: CycleState,
+    pod: Pod,
+    nodeName: string,
+    signal?: AbortSignal,
+  ): Promise<MaybeStatus> {
+    for (const pl of this.preBindPlugins) {
+      let s: MaybeStatus;
+      try {
+        s = await pl.preBind(state, pod, nodeName, signal);
+      } catch (err) {
+        s = Status.fromError(err);
+      }
+      if (!s || s.isSuccess()) continue;
+      if (s.isRejected()) return s.withPlugin(pl.name);
+      return Status.fromError(
+        new Error(`running PreBind plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
+      ).withPlugin(pl.name);
+    }
+    return undefined;
   }
 }

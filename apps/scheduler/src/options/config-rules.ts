@@ -1,6 +1,7 @@
 import { validateLeaderElection, type LeaderElectionFieldNamer } from '@keel/leaderelection';
 import { validateInterPodAffinityArgs } from '../plugins/inter-pod-affinity/args.js';
 import { validatePodTopologySpreadArgs } from '../plugins/pod-topology-spread/args.js';
+import { validateVolumeBindingArgs } from '../plugins/volume-binding/args.js';
 import type { PluginSetFile, ProfileFile, SchedulerConfigFile } from './config-schema.js';
 import {
   ALL_PLUGINS,
@@ -113,6 +114,7 @@ const ARGS_VALIDATORS: Readonly<
 > = {
   InterPodAffinity: validateInterPodAffinityArgs,
   PodTopologySpread: validatePodTopologySpreadArgs,
+  VolumeBinding: validateVolumeBindingArgs,
 };
 
 const pluginArgsValid: FileRule = (profiles) =>

@@ -8,7 +8,9 @@ import type { Logger } from '@keel/log';
 import type { Labels } from '../framework/affinity-terms.js';
 import type { ClusterObjects } from '../framework/interface.js';
 import type { Node, Pod } from '../framework/types.js';
+import type { VolumeListers } from '../framework/volume-objects.js';
 import type { EventHandlers } from '../scheduling/event-handlers.js';
+import { newVolumeInformers } from './volume-informers.js';
 
 /** What kube-scheduler's pod informer selects: terminal pods hold no resources. */
 export const POD_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=Failed';
@@ -22,6 +24,8 @@ export interface SchedulerInformers {
   readonly services: Informer<KubeObject>;
   /** What plugins read from the namespace and service informers. */
   readonly objects: ClusterObjects;
+  /** What the volume plugins read from the PV, PVC, StorageClass and CSINode informers. */
+  readonly volumes: VolumeListers;
   start(): void;
   /** True once both have listed; false when `signal` aborts or they stop first. */
   waitForSync(signal?: AbortSignal): Promise<boolean>;
@@ -154,7 +158,14 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
         .map((ns) => ns.metadata?.name ?? ''),
     serviceSelectors: (ns) => [...(selectors.get(ns)?.values() ?? [])],
   };
-  const all = [nodes, pods, namespaces, services];
+  const storage = newVolumeInformers({
+    client: deps.client,
+    transform: dropManagedFields,
+    onError,
+    onChange: (event) => handlers.onVolumeObjectChange(event),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  const all = [nodes, pods, namespaces, services, ...storage.informers];
 
   return {
     pods,
@@ -162,6 +173,7 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     namespaces,
     services,
     objects,
+    volumes: storage.listers,
     start() {
       // Order does not matter: the cache keeps pods of nodes it has not seen yet.
       for (const i of all) i.start();

@@ -9,6 +9,7 @@ import { SchedulerCache } from '../cache/cache.js';
 import { Framework } from '../framework/framework.js';
 import type { BindPlugin, ClusterObjects, PluginFactory } from '../framework/interface.js';
 import { podName, type Pod } from '../framework/types.js';
+import type { VolumeListers, VolumeWriter } from '../framework/volume-objects.js';
 import type { SchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from '../plugins/default-registry.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
@@ -26,16 +27,21 @@ import type { EventBroadcaster, ObjectReference, Recorder } from './events.js';
 import { newSchedulerInformers, type SchedulerInformers } from './informers.js';
 import { patchPodScheduledFalse } from './pod-condition.js';
 import { TimedQueue } from './timed-queue.js';
+import { volumeWriter } from './volume-informers.js';
 
 /** One framework per profile, by scheduler name; throws with kube's wording on a bad profile. */
 export function buildFrameworks(
   configuration: Pick<SchedulerConfiguration, 'profiles'>,
   binder: PluginFactory,
   objects?: ClusterObjects,
+  storage: { volumes?: VolumeListers; volumeWriter?: VolumeWriter } = {},
 ): Map<string, Framework> {
   const registry = newInTreeRegistry().register(DEFAULT_BINDER, binder);
   return new Map(
-    configuration.profiles.map((p) => [p.schedulerName, Framework.fromProfile(p, registry, objects)]),
+    configuration.profiles.map((p) => [
+      p.schedulerName,
+      Framework.fromProfile(p, registry, objects, storage),
+    ]),
   );
 }
 
@@ -90,7 +96,17 @@ export class Scheduler {
       namespacesMatching: (sel) => this.informers.objects.namespacesMatching(sel),
       serviceSelectors: (ns) => this.informers.objects.serviceSelectors(ns),
     };
-    this.frameworks = buildFrameworks(cfg, defaultBinder(deps.client), objects);
+    const volumes: VolumeListers = {
+      persistentVolume: (n) => this.informers.volumes.persistentVolume(n),
+      persistentVolumes: () => this.informers.volumes.persistentVolumes(),
+      persistentVolumeClaim: (ns, n) => this.informers.volumes.persistentVolumeClaim(ns, n),
+      storageClass: (n) => this.informers.volumes.storageClass(n),
+      csiNode: (n) => this.informers.volumes.csiNode(n),
+    };
+    this.frameworks = buildFrameworks(cfg, defaultBinder(deps.client), objects, {
+      volumes,
+      volumeWriter: volumeWriter(deps.client),
+    });
     const first = [...this.frameworks.values()][0];
     if (!first) throw new Error('at least one profile is required');
     const inner = new PriorityQueue({

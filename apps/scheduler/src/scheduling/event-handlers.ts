@@ -11,6 +11,7 @@ import {
   NODE_UPDATE,
   type SchedulingQueue,
 } from '../queue/scheduling-queue.js';
+import { podClaims } from '../plugins/helper/volumes.js';
 import { isAssigned, isTerminal, responsibleForPod } from './pod-filters.js';
 
 export interface EventHandlers {
@@ -20,6 +21,8 @@ export interface EventHandlers {
   onNodeAdd(node: Node): void;
   onNodeUpdate(oldNode: Node, newNode: Node): void;
   onNodeDelete(node: Node): void;
+  /** A PV, PVC, StorageClass or CSINode was added or changed. */
+  onVolumeObjectChange(event: ClusterEvent): void;
 }
 
 const json = (v: unknown) => JSON.stringify(v ?? null);
@@ -118,6 +121,10 @@ export function newEventHandlers(
     },
     onNodeDelete(node) {
       cache.removeNode(node);
+    },
+    // Only pods with claims wait for storage objects (kube's volume plugins' EventsToRegister).
+    onVolumeObjectChange(event) {
+      queue.movePodsAffectedBy(event, (p) => podClaims(p.pod).length > 0);
     },
   };
 }
