@@ -27,6 +27,10 @@ describe('newInTreeRegistry', () => {
       'NodeAffinity',
       'NodePorts',
       'NodeResourcesFit',
+      'VolumeRestrictions',
+      'NodeVolumeLimits',
+      'VolumeBinding',
+      'VolumeZone',
       'PodTopologySpread',
       'InterPodAffinity',
     ]);
@@ -37,6 +41,10 @@ describe('newInTreeRegistry', () => {
       'NodeAffinity',
       'NodePorts',
       'NodeResourcesFit',
+      'VolumeRestrictions',
+      'NodeVolumeLimits',
+      'VolumeBinding',
+      'VolumeZone',
       'PodTopologySpread',
       'InterPodAffinity',
     ]);
@@ -44,6 +52,7 @@ describe('newInTreeRegistry', () => {
       'TaintToleration',
       'NodeAffinity',
       'NodeResourcesFit',
+      'VolumeBinding',
       'PodTopologySpread',
       'InterPodAffinity',
       'NodeResourcesBalancedAllocation',
@@ -54,11 +63,14 @@ describe('newInTreeRegistry', () => {
       ['TaintToleration', 3],
       ['NodeAffinity', 2],
       ['NodeResourcesFit', 1],
+      ['VolumeBinding', 1],
       ['PodTopologySpread', 2],
       ['InterPodAffinity', 2],
       ['NodeResourcesBalancedAllocation', 1],
       ['ImageLocality', 1],
     ]);
+    expect(names(fwk.reservePlugins)).toEqual(['VolumeBinding']);
+    expect(names(fwk.preBindPlugins)).toEqual(['VolumeBinding']);
     expect(names(fwk.bindPlugins)).toEqual(['DefaultBinder']);
     expect(fwk.profileName).toBe('default-scheduler');
   });
