@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Framework } from '../framework/framework.js';
 import type { BindPlugin } from '../framework/interface.js';
-import { KNOWN_PLUGINS, defaultSchedulerConfiguration } from '../options/index.js';
+import { KNOWN_PLUGINS, applyDefaults, defaultSchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from './default-registry.js';
 
 const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(undefined) };
@@ -81,5 +81,26 @@ describe('newInTreeRegistry', () => {
     expect(() => Framework.fromProfile(profile, newInTreeRegistry())).toThrow(
       'PreFilterPlugin "DefaultBinder" does not exist',
     );
+  });
+
+  it('turns the volume plugins off per profile, everywhere or at one point', () => {
+    const config = applyDefaults({
+      profiles: [
+        {
+          plugins: {
+            multiPoint: { disabled: [{ name: 'VolumeBinding' }] },
+            filter: { disabled: [{ name: 'VolumeZone' }] },
+          },
+        },
+      ],
+    });
+    const profile = config.profiles[0];
+    if (!profile) throw new Error('no profile');
+    const fwk = Framework.fromProfile(profile, newInTreeRegistry().register('DefaultBinder', () => binder));
+    const all = [fwk.preFilterPlugins, fwk.filterPlugins, fwk.reservePlugins, fwk.preBindPlugins].map(names);
+    expect(all.flat()).not.toContain('VolumeBinding');
+    expect(names(fwk.preFilterPlugins)).toContain('VolumeZone');
+    expect(names(fwk.filterPlugins)).not.toContain('VolumeZone');
+    expect(names(fwk.filterPlugins)).toContain('NodeVolumeLimits');
   });
 });
