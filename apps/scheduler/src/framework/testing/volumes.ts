@@ -150,10 +150,15 @@ export class FakeVolumes implements VolumeListers {
   storageClass = (name: string) => this.classes.get(name);
   csiNode = (name: string) => this.csiNodes.get(name);
 
-  /** Applies patches as they come; `apply: false` records them only (nothing ever binds). */
-  writer(apply = true): VolumeWriter {
+  /**
+   * Applies patches as they come; `apply: false` records them only (nothing ever binds), and
+   * `forbidStatus` answers status writes 403 as RBAC's system:volume-scheduler role would.
+   */
+  writer(apply = true, forbidStatus = false): VolumeWriter {
+    const forbidden = () => Promise.reject(Object.assign(new Error('forbidden'), { code: 403 }));
     return {
       patchPersistentVolume: (name, patch, sub) => {
+        if (sub && forbidStatus) return forbidden();
         this.writes.push(`pv ${name}${sub ? `/${sub}` : ''} ${JSON.stringify(patch)}`);
         const old = this.pvs.get(name);
         if (!old) return Promise.reject(new Error(`persistentvolumes "${name}" not found`));
@@ -161,6 +166,7 @@ export class FakeVolumes implements VolumeListers {
         return Promise.resolve();
       },
       patchPersistentVolumeClaim: (ns, name, patch, sub) => {
+        if (sub && forbidStatus) return forbidden();
         this.writes.push(`pvc ${ns}/${name}${sub ? `/${sub}` : ''} ${JSON.stringify(patch)}`);
         const old = this.pvcs.get(`${ns}/${name}`);
         if (!old) return Promise.reject(new Error(`persistentvolumeclaims "${name}" not found`));

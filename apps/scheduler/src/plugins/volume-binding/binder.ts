@@ -11,7 +11,15 @@ import type {
   VolumeListers,
   VolumeWriter,
 } from '../../framework/volume-objects.js';
-import { claimClass, claimNotFound, ephemeralClaimError, podClaims, storageBytes, volumeClass, volumeFitsNode } from '../helper/volumes.js';
+import {
+  claimClass,
+  claimNotFound,
+  ephemeralClaimError,
+  podClaims,
+  storageBytes,
+  volumeClass,
+  volumeFitsNode,
+} from '../helper/volumes.js';
 import { findMatchingVolume } from './pv-match.js';
 
 export const ANN_SELECTED_NODE = 'volume.kubernetes.io/selected-node';
@@ -43,7 +51,8 @@ export interface PodVolumes {
   readonly dynamicProvisions: readonly PersistentVolumeClaim[];
 }
 
-export const claimKey = (pvc: PersistentVolumeClaim) => `${pvc.metadata.namespace ?? ''}/${pvc.metadata.name}`;
+export const claimKey = (pvc: PersistentVolumeClaim) =>
+  `${pvc.metadata.namespace ?? ''}/${pvc.metadata.name}`;
 
 /** A claim is bound once the PV controller finished: volumeName plus the bind-completed annotation. */
 export function claimFullyBound(pvc: PersistentVolumeClaim): boolean {
@@ -72,6 +81,19 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+
+/**
+ * The phases are the PV controller's to write, and the bootstrap RBAC role a scheduler runs with
+ * (system:volume-scheduler) does not grant the status subresources: without them the binding
+ * itself (claimRef, volumeName, bind-completed) is still complete, only the phases stay behind.
+ */
+async function unlessForbidden(write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (err) {
+    if ((err as { code?: unknown } | undefined)?.code !== 403) throw err;
+  }
+}
 
 export class VolumeBinder {
   /** Volumes chosen for a claim whose claimRef the informer does not show yet. */
@@ -208,7 +230,9 @@ export class VolumeBinder {
     }
     if (toMatch.length > 0) {
       // Smallest claims first, so each gets the smallest volume that fits.
-      toMatch.sort((a, b) => storageBytes(a.spec?.resources?.requests) - storageBytes(b.spec?.resources?.requests));
+      toMatch.sort(
+        (a, b) => storageBytes(a.spec?.resources?.requests) - storageBytes(b.spec?.resources?.requests),
+      );
       const chosen = new Set<string>();
       for (const pvc of toMatch) {
         const cls = claimClass(pvc);
@@ -292,7 +316,9 @@ export class VolumeBinder {
         undefined,
         signal,
       );
-      await this.writer.patchPersistentVolume(pv.metadata.name, { status: { phase: 'Bound' } }, 'status', signal);
+      await unlessForbidden(
+        this.writer.patchPersistentVolume(pv.metadata.name, { status: { phase: 'Bound' } }, 'status', signal),
+      );
       await this.writer.patchPersistentVolumeClaim(
         ns,
         pvc.metadata.name,
@@ -303,18 +329,20 @@ export class VolumeBinder {
         undefined,
         signal,
       );
-      await this.writer.patchPersistentVolumeClaim(
-        ns,
-        pvc.metadata.name,
-        {
-          status: {
-            phase: 'Bound',
-            accessModes: pv.spec?.accessModes ?? [],
-            capacity: pv.spec?.capacity ?? {},
+      await unlessForbidden(
+        this.writer.patchPersistentVolumeClaim(
+          ns,
+          pvc.metadata.name,
+          {
+            status: {
+              phase: 'Bound',
+              accessModes: pv.spec?.accessModes ?? [],
+              capacity: pv.spec?.capacity ?? {},
+            },
           },
-        },
-        'status',
-        signal,
+          'status',
+          signal,
+        ),
       );
     }
     for (const pvc of volumes.dynamicProvisions) {
@@ -340,7 +368,10 @@ export class VolumeBinder {
   private checkBindings(volumes: PodVolumes): boolean {
     for (const { pv, pvc } of volumes.staticBindings) {
       const current = this.listers.persistentVolume(pv.metadata.name);
-      if (!current) throw new Error(`binding volumes: failed to check binding: persistentvolume ${JSON.stringify(pv.metadata.name)} not found`);
+      if (!current)
+        throw new Error(
+          `binding volumes: failed to check binding: persistentvolume ${JSON.stringify(pv.metadata.name)} not found`,
+        );
       const now = this.listers.persistentVolumeClaim(pvc.metadata.namespace ?? '', pvc.metadata.name);
       if (!now) throw new Error(`binding volumes: ${claimNotFound(pvc.metadata.name)}`);
       if (!claimFullyBound(now) || !current.spec?.claimRef) return false;

@@ -171,6 +171,19 @@ describe('VolumeBinding Reserve and PreBind', () => {
     expect(claim?.status).toMatchObject({ phase: 'Bound', capacity: { storage: '2Gi' } });
   });
 
+  it('completes the binding when it may not write the phases', async () => {
+    const v = new FakeVolumes({
+      pvs: [makeVolume('pv', { storageClassName: 'local', nodes: ['n1'] })],
+      pvcs: [makeClaim('c', { storageClassName: 'local' })],
+      classes,
+    });
+    const pl = new VolumeBinding(new VolumeBinder(v, v.writer(true, true), 5_000, 5));
+    const pod = podWithClaims('p', ['c']);
+    expect(await pl.preBind(reserveOn(pl, pod, 'n1'), pod, 'n1')).toBeUndefined();
+    expect(v.pvcs.get('default/c')?.spec?.volumeName).toBe('pv');
+    expect(v.pvcs.get('default/c')?.status?.phase).toBe('Pending');
+  });
+
   it('does not hand an assumed volume to the next pod', () => {
     const v = new FakeVolumes({
       pvs: [makeVolume('pv', { storageClassName: 'local', nodes: ['n1'] })],
