@@ -72,6 +72,20 @@ export interface CSINode {
   };
 }
 
+export interface CSIDriver {
+  readonly metadata: ObjectMeta & { readonly name: string };
+  /** `storageCapacity: true` opts the driver into capacity-aware scheduling. */
+  readonly spec?: { readonly storageCapacity?: boolean | null };
+}
+
+export interface CSIStorageCapacity {
+  readonly metadata: ObjectMeta & { readonly name: string };
+  readonly storageClassName: string;
+  readonly nodeTopology?: LabelSelectorSpec | null;
+  readonly capacity?: QuantityValue;
+  readonly maximumVolumeSize?: QuantityValue;
+}
+
 /** Reads from the scheduler's informer caches (never from the API server). */
 export interface VolumeListers {
   persistentVolume(name: string): PersistentVolume | undefined;
@@ -79,6 +93,8 @@ export interface VolumeListers {
   persistentVolumeClaim(namespace: string, name: string): PersistentVolumeClaim | undefined;
   storageClass(name: string): StorageClass | undefined;
   csiNode(nodeName: string): CSINode | undefined;
+  csiDriver(name: string): CSIDriver | undefined;
+  csiStorageCapacities(): readonly CSIStorageCapacity[];
 }
 
 /** The API writes volume binding makes: merge patches of a PV or a PVC and of their status. */
@@ -100,6 +116,8 @@ export const NO_VOLUME_LISTERS: VolumeListers = {
   persistentVolumeClaim: () => undefined,
   storageClass: () => undefined,
   csiNode: () => undefined,
+  csiDriver: () => undefined,
+  csiStorageCapacities: () => [],
 };
 
 const refuse = () => Promise.reject(new Error('this scheduler has no API client for volume binding'));

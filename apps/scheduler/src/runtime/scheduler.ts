@@ -102,6 +102,8 @@ export class Scheduler {
       persistentVolumeClaim: (ns, n) => this.informers.volumes.persistentVolumeClaim(ns, n),
       storageClass: (n) => this.informers.volumes.storageClass(n),
       csiNode: (n) => this.informers.volumes.csiNode(n),
+      csiDriver: (n) => this.informers.volumes.csiDriver(n),
+      csiStorageCapacities: () => this.informers.volumes.csiStorageCapacities(),
     };
     this.frameworks = buildFrameworks(cfg, defaultBinder(deps.client), objects, {
       volumes,

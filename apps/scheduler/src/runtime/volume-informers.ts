@@ -1,10 +1,12 @@
 /**
- * The storage informers volume scheduling needs (kube-scheduler's PV, PVC, StorageClass and
- * CSINode informers), their listers for the plugins, and the API writes volume binding makes.
+ * The storage informers volume scheduling needs (kube-scheduler's PV, PVC, StorageClass, CSINode,
+ * CSIDriver and CSIStorageCapacity informers), their listers for the plugins, and the API writes volume binding makes.
  */
 import { createInformer, type Informer, type KubeObject, type RestClient } from '@keel/client';
 import type {
+  CSIDriver,
   CSINode,
+  CSIStorageCapacity,
   PersistentVolume,
   PersistentVolumeClaim,
   StorageClass,
@@ -13,7 +15,13 @@ import type {
 } from '../framework/volume-objects.js';
 import type { ClusterEvent } from '../queue/scheduling-queue.js';
 
-type Kind = 'PersistentVolume' | 'PersistentVolumeClaim' | 'StorageClass' | 'CSINode';
+type Kind =
+  | 'PersistentVolume'
+  | 'PersistentVolumeClaim'
+  | 'StorageClass'
+  | 'CSINode'
+  | 'CSIDriver'
+  | 'CSIStorageCapacity';
 
 /** The storage collections, in the order kube-scheduler's informers start. */
 const COLLECTIONS: readonly { kind: Kind; path: string }[] = [
@@ -21,6 +29,8 @@ const COLLECTIONS: readonly { kind: Kind; path: string }[] = [
   { kind: 'PersistentVolumeClaim', path: '/api/v1/persistentvolumeclaims' },
   { kind: 'StorageClass', path: '/apis/storage.k8s.io/v1/storageclasses' },
   { kind: 'CSINode', path: '/apis/storage.k8s.io/v1/csinodes' },
+  { kind: 'CSIDriver', path: '/apis/storage.k8s.io/v1/csidrivers' },
+  { kind: 'CSIStorageCapacity', path: '/apis/storage.k8s.io/v1/csistoragecapacities' },
 ];
 
 export function storageEvent(kind: Kind, action: 'Add' | 'Update'): ClusterEvent {
@@ -66,6 +76,8 @@ export function newVolumeInformers(deps: VolumeInformerDeps): VolumeInformers {
       inf('PersistentVolumeClaim').get(`${ns}/${name}`) as unknown as PersistentVolumeClaim | undefined,
     storageClass: (name) => inf('StorageClass').get(name) as unknown as StorageClass | undefined,
     csiNode: (name) => inf('CSINode').get(name) as unknown as CSINode | undefined,
+    csiDriver: (name) => inf('CSIDriver').get(name) as unknown as CSIDriver | undefined,
+    csiStorageCapacities: () => inf('CSIStorageCapacity').list() as unknown as CSIStorageCapacity[],
   };
   return { informers: [...byKind.values()], listers };
 }

@@ -1,7 +1,9 @@
 /** Builders for the volume plugins' tests: claims, volumes, classes, and listers over arrays. */
 import type { LabelSelectorSpec, Pod, Volume } from '../types.js';
 import type {
+  CSIDriver,
   CSINode,
+  CSIStorageCapacity,
   PersistentVolume,
   PersistentVolumeClaim,
   StorageClass,
@@ -130,6 +132,8 @@ export class FakeVolumes implements VolumeListers {
   readonly pvcs = new Map<string, PersistentVolumeClaim>();
   readonly classes = new Map<string, StorageClass>();
   readonly csiNodes = new Map<string, CSINode>();
+  readonly drivers = new Map<string, CSIDriver>();
+  readonly capacities: CSIStorageCapacity[] = [];
   readonly writes: string[] = [];
 
   constructor(o: {
@@ -137,7 +141,11 @@ export class FakeVolumes implements VolumeListers {
     pvcs?: readonly PersistentVolumeClaim[];
     classes?: readonly StorageClass[];
     csiNodes?: readonly CSINode[];
+    drivers?: readonly CSIDriver[];
+    capacities?: readonly CSIStorageCapacity[];
   } = {}) {
+    for (const d of o.drivers ?? []) this.drivers.set(d.metadata.name, d);
+    this.capacities.push(...(o.capacities ?? []));
     for (const v of o.pvs ?? []) this.pvs.set(v.metadata.name, v);
     for (const c of o.pvcs ?? []) this.pvcs.set(`${c.metadata.namespace ?? ''}/${c.metadata.name}`, c);
     for (const s of o.classes ?? []) this.classes.set(s.metadata.name, s);
@@ -149,6 +157,8 @@ export class FakeVolumes implements VolumeListers {
   persistentVolumeClaim = (ns: string, name: string) => this.pvcs.get(`${ns}/${name}`);
   storageClass = (name: string) => this.classes.get(name);
   csiNode = (name: string) => this.csiNodes.get(name);
+  csiDriver = (name: string) => this.drivers.get(name);
+  csiStorageCapacities = () => this.capacities;
 
   /**
    * Applies patches as they come; `apply: false` records them only (nothing ever binds), and

@@ -3,6 +3,7 @@
  * pod's claims, finds volumes for the unbound WaitForFirstConsumer claims on a node, remembers
  * what it chose until the API shows it (the assume cache), writes the bindings and waits for them.
  */
+import { labelSelectorFromSpec } from '@keel/apimachinery';
 import type { Node, Pod } from '../../framework/types.js';
 import type {
   ObjectReference,
@@ -30,6 +31,7 @@ export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 export const ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
 export const ERR_REASON_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
+export const ERR_REASON_NOT_ENOUGH_SPACE = 'node(s) did not have enough free storage';
 export const ERR_REASON_PV_NOT_EXIST =
   'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 
@@ -197,11 +199,13 @@ export class VolumeBinder {
     let boundSatisfied = true;
     let boundFound = true;
     let unboundSatisfied = true;
+    let enoughSpace = true;
     const staticBindings: StaticBinding[] = [];
     const dynamicProvisions: PersistentVolumeClaim[] = [];
     const reasons = () => [
       ...(boundSatisfied ? [] : [ERR_REASON_NODE_CONFLICT]),
       ...(unboundSatisfied ? [] : [ERR_REASON_BIND_CONFLICT]),
+      ...(enoughSpace ? [] : [ERR_REASON_NOT_ENOUGH_SPACE]),
       ...(boundFound ? [] : [ERR_REASON_PV_NOT_EXIST]),
     ];
     for (const pvc of claims.bound) {
@@ -251,20 +255,22 @@ export class VolumeBinder {
       }
     }
     if (toProvision.length > 0) {
-      unboundSatisfied = this.canProvision(toProvision, node);
-      if (unboundSatisfied) dynamicProvisions.push(...toProvision);
+      const can = this.canProvision(toProvision, node);
+      unboundSatisfied = can !== 'no';
+      enoughSpace = can !== 'no space';
+      if (can === 'yes') dynamicProvisions.push(...toProvision);
     }
     return { volumes, reasons: reasons() };
   }
 
-  /** kube's checkVolumeProvisions, without storage capacity tracking. */
-  private canProvision(claims: readonly PersistentVolumeClaim[], node: Node): boolean {
+  /** kube's checkVolumeProvisions. */
+  private canProvision(claims: readonly PersistentVolumeClaim[], node: Node): 'yes' | 'no' | 'no space' {
     for (const pvc of claims) {
       const name = claimClass(pvc);
       if (name === '') throw new Error(`no class for claim ${JSON.stringify(claimKey(pvc))}`);
       const sc = this.listers.storageClass(name);
       if (!sc) throw new Error(`failed to find storage class ${JSON.stringify(name)}`);
-      if (!sc.provisioner || sc.provisioner === NO_PROVISIONER) return false;
+      if (!sc.provisioner || sc.provisioner === NO_PROVISIONER) return 'no';
       const labels = node.metadata.labels ?? {};
       const terms = sc.allowedTopologies ?? [];
       const matches =
@@ -275,9 +281,29 @@ export class VolumeBinder {
             return v !== undefined && e.values.includes(v);
           }),
         );
-      if (!matches) return false;
+      if (!matches) return 'no';
+      if (!this.hasEnoughCapacity(sc.provisioner, sc.metadata.name, pvc, node)) return 'no space';
     }
-    return true;
+    return 'yes';
+  }
+
+  /**
+   * kube's hasEnoughCapacity: only for CSI drivers that opt in (`storageCapacity: true`), some
+   * CSIStorageCapacity of the class whose node topology selects the node must hold the request
+   * (its maximumVolumeSize, else its capacity).
+   */
+  private hasEnoughCapacity(provisioner: string, className: string, pvc: PersistentVolumeClaim, node: Node): boolean {
+    const requests = pvc.spec?.resources?.requests;
+    if (requests?.['storage'] === undefined) return true;
+    if (this.listers.csiDriver(provisioner)?.spec?.storageCapacity !== true) return true;
+    const size = storageBytes(requests);
+    const labels = node.metadata.labels ?? {};
+    return this.listers.csiStorageCapacities().some((c) => {
+      if (c.storageClassName !== className || !c.nodeTopology) return false;
+      const limit = c.maximumVolumeSize ?? c.capacity;
+      if (limit === undefined || storageBytes({ storage: limit }) < size) return false;
+      return labelSelectorFromSpec(c.nodeTopology).matches(labels);
+    });
   }
 
   /** kube's AssumePodVolumes: true when nothing needs binding. */

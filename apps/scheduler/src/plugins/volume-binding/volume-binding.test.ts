@@ -117,6 +117,28 @@ describe('VolumeBinding PreFilter and Filter', () => {
     expect(filter(v, podWithClaims('p', ['z']))).toEqual({ n1: no(BIND), n2: undefined, n3: no(BIND) });
   });
 
+  it("checks the capacity a CSI driver publishes when it opts in", () => {
+    const capacity = (name: string, node: string, o: object) => ({
+      metadata: { name, namespace: 'kube-system' },
+      storageClassName: 'dynamic',
+      nodeTopology: { matchLabels: { 'kubernetes.io/hostname': node } },
+      ...o,
+    });
+    const v = new FakeVolumes({
+      pvcs: [makeClaim('d', { storageClassName: 'dynamic' })],
+      classes,
+      drivers: [{ metadata: { name: 'csi.example.com' }, spec: { storageCapacity: true } }],
+      capacities: [
+        capacity('n1', 'n1', { capacity: '10Gi' }),
+        capacity('n2', 'n2', { capacity: '10Gi', maximumVolumeSize: '512Mi' }),
+      ],
+    });
+    const space = no('node(s) did not have enough free storage');
+    expect(filter(v, podWithClaims('p', ['d']))).toEqual({ n1: undefined, n2: space, n3: space });
+    v.drivers.clear();
+    expect(filter(v, podWithClaims('p', ['d']))['n3']).toBeUndefined();
+  });
+
   it('holds a claim with a selected node to that node', () => {
     const v = new FakeVolumes({
       pvcs: [makeClaim('d', { storageClassName: 'dynamic', annotations: { [ANN_SELECTED_NODE]: 'n3' } })],
