@@ -10,8 +10,15 @@ const NS = 'vol';
 
 interface Obj {
   metadata: { name: string; annotations?: Record<string, string> };
-  spec?: { nodeName?: string; volumeName?: string; claimRef?: { name?: string; namespace?: string; uid?: string } };
-  status?: { phase?: string; conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+  spec?: {
+    nodeName?: string;
+    volumeName?: string;
+    claimRef?: { name?: string; namespace?: string; uid?: string };
+  };
+  status?: {
+    phase?: string;
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+  };
 }
 
 async function call(method: string, path: string, body?: unknown): Promise<Obj> {
@@ -116,7 +123,9 @@ describe('volume scheduling (built processes)', () => {
     const message = '0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims.';
     const failed = await eventually(
       async () =>
-        (await cluster.events(NS)).find((e) => e.reason === 'FailedScheduling' && e.regarding.name === 'uses-waits'),
+        (await cluster.events(NS)).find(
+          (e) => e.reason === 'FailedScheduling' && e.regarding.name === 'uses-waits',
+        ),
       30_000,
       'FailedScheduling for uses-waits',
     );
@@ -137,7 +146,9 @@ describe('volume scheduling (built processes)', () => {
     await podWithClaim('early', 'late-claim');
     await eventually(
       async () =>
-        (await cluster.events(NS)).find((e) => e.reason === 'FailedScheduling' && e.regarding.name === 'early'),
+        (await cluster.events(NS)).find(
+          (e) => e.reason === 'FailedScheduling' && e.regarding.name === 'early',
+        ),
       30_000,
       'FailedScheduling for early',
     );

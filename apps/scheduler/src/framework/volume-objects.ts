@@ -99,7 +99,12 @@ export interface VolumeListers {
 
 /** The API writes volume binding makes: merge patches of a PV or a PVC and of their status. */
 export interface VolumeWriter {
-  patchPersistentVolume(name: string, patch: object, subresource?: 'status', signal?: AbortSignal): Promise<void>;
+  patchPersistentVolume(
+    name: string,
+    patch: object,
+    subresource?: 'status',
+    signal?: AbortSignal,
+  ): Promise<void>;
   patchPersistentVolumeClaim(
     namespace: string,
     name: string,

@@ -96,7 +96,10 @@ describe('newInTreeRegistry', () => {
     });
     const profile = config.profiles[0];
     if (!profile) throw new Error('no profile');
-    const fwk = Framework.fromProfile(profile, newInTreeRegistry().register('DefaultBinder', () => binder));
+    const fwk = Framework.fromProfile(
+      profile,
+      newInTreeRegistry().register('DefaultBinder', () => binder),
+    );
     const all = [fwk.preFilterPlugins, fwk.filterPlugins, fwk.reservePlugins, fwk.preBindPlugins].map(names);
     expect(all.flat()).not.toContain('VolumeBinding');
     expect(names(fwk.preFilterPlugins)).toContain('VolumeZone');

@@ -18,7 +18,10 @@ function setup(o: { reserve?: MaybeStatus; preBind?: MaybeStatus }) {
     name: 'Volumes',
     reserve: (_s, pod, node) => (log.push(`reserve ${pod.metadata.name} ${node}`), o.reserve),
     unreserve: (_s, pod, node) => void log.push(`unreserve ${pod.metadata.name} ${node}`),
-    preBind: (_s, pod, node) => (log.push(`preBind ${pod.metadata.name} ${node}`), Promise.resolve(o.preBind)),
+    preBind: (_s, pod, node) => (
+      log.push(`preBind ${pod.metadata.name} ${node}`),
+      Promise.resolve(o.preBind)
+    ),
   };
   const binder: BindPlugin = {
     name: 'Binder',

@@ -114,7 +114,10 @@ export function makeCSINode(name: string, drivers: Readonly<Record<string, numbe
 /** A pod whose volumes are these claims, in order. */
 export function podWithClaims(name: string, claims: readonly string[], o: PodOptions = {}): Pod {
   const pod = makePod(name, o);
-  const volumes: Volume[] = claims.map((c, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: c } }));
+  const volumes: Volume[] = claims.map((c, i) => ({
+    name: `v${i}`,
+    persistentVolumeClaim: { claimName: c },
+  }));
   return { ...pod, spec: { ...pod.spec, volumes } };
 }
 
@@ -136,14 +139,16 @@ export class FakeVolumes implements VolumeListers {
   readonly capacities: CSIStorageCapacity[] = [];
   readonly writes: string[] = [];
 
-  constructor(o: {
-    pvs?: readonly PersistentVolume[];
-    pvcs?: readonly PersistentVolumeClaim[];
-    classes?: readonly StorageClass[];
-    csiNodes?: readonly CSINode[];
-    drivers?: readonly CSIDriver[];
-    capacities?: readonly CSIStorageCapacity[];
-  } = {}) {
+  constructor(
+    o: {
+      pvs?: readonly PersistentVolume[];
+      pvcs?: readonly PersistentVolumeClaim[];
+      classes?: readonly StorageClass[];
+      csiNodes?: readonly CSINode[];
+      drivers?: readonly CSIDriver[];
+      capacities?: readonly CSIStorageCapacity[];
+    } = {},
+  ) {
     for (const d of o.drivers ?? []) this.drivers.set(d.metadata.name, d);
     this.capacities.push(...(o.capacities ?? []));
     for (const v of o.pvs ?? []) this.pvs.set(v.metadata.name, v);
@@ -191,7 +196,7 @@ export class FakeVolumes implements VolumeListers {
 function merge(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
   const out: Record<string, unknown> =
-    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as object) } : {};
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = merge(out[k], v);

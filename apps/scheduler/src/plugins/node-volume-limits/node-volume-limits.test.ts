@@ -26,7 +26,11 @@ function cluster() {
     pvs,
     pvcs: [...claims, makeClaim('fresh', { storageClassName: 'ebs' })],
     classes: [makeClass('ebs', 'WaitForFirstConsumer', DRIVER)],
-    csiNodes: [makeCSINode('full', { [DRIVER]: 2 }), makeCSINode('room', { [DRIVER]: 3 }), makeCSINode('nolimit', { [DRIVER]: undefined })],
+    csiNodes: [
+      makeCSINode('full', { [DRIVER]: 2 }),
+      makeCSINode('room', { [DRIVER]: 3 }),
+      makeCSINode('nolimit', { [DRIVER]: undefined }),
+    ],
   });
 }
 
@@ -35,17 +39,29 @@ const existing = nodes.map((n) => on(podWithClaims(`old-${n.metadata.name}`, ['c
 
 describe('NodeVolumeLimits (CSI)', () => {
   it("counts the pod's new volumes against each driver's allocatable count", () => {
-    const got = filterAll(new NodeVolumeLimits(cluster()), podWithClaims('p', ['c2']), makeSnapshot(nodes, existing));
+    const got = filterAll(
+      new NodeVolumeLimits(cluster()),
+      podWithClaims('p', ['c2']),
+      makeSnapshot(nodes, existing),
+    );
     expect(got).toEqual({ full: exceeded, room: undefined, nolimit: undefined, nocsinode: undefined });
   });
 
   it('does not count a volume handle already attached to the node', () => {
-    const got = filterAll(new NodeVolumeLimits(cluster()), podWithClaims('p', ['c4', 'c1']), makeSnapshot(nodes, existing));
+    const got = filterAll(
+      new NodeVolumeLimits(cluster()),
+      podWithClaims('p', ['c4', 'c1']),
+      makeSnapshot(nodes, existing),
+    );
     expect(got).toEqual({ full: undefined, room: undefined, nolimit: undefined, nocsinode: undefined });
   });
 
   it("counts an unbound claim under its class's provisioner", () => {
-    const got = filterAll(new NodeVolumeLimits(cluster()), podWithClaims('p', ['fresh', 'c2']), makeSnapshot(nodes, existing));
+    const got = filterAll(
+      new NodeVolumeLimits(cluster()),
+      podWithClaims('p', ['fresh', 'c2']),
+      makeSnapshot(nodes, existing),
+    );
     expect(got).toEqual({ full: exceeded, room: exceeded, nolimit: undefined, nocsinode: undefined });
   });
 
@@ -58,7 +74,11 @@ describe('NodeVolumeLimits (CSI)', () => {
   });
 
   it('skips pods without claims', () => {
-    const state = filterAll(new NodeVolumeLimits(cluster()), podWithClaims('p', []), makeSnapshot(nodes, existing));
+    const state = filterAll(
+      new NodeVolumeLimits(cluster()),
+      podWithClaims('p', []),
+      makeSnapshot(nodes, existing),
+    );
     expect(Object.values(state).every((s) => s === undefined)).toBe(true);
   });
 });

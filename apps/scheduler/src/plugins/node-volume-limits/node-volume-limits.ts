@@ -50,7 +50,8 @@ export class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
     }
     if (limits.size === 0) return undefined;
     const attached = new Map<string, string>();
-    for (const { pod: existing } of nodeInfo.pods.values()) this.attachable(existing, csiNode, false, attached);
+    for (const { pod: existing } of nodeInfo.pods.values())
+      this.attachable(existing, csiNode, false, attached);
     const attachedCount = new Map<string, number>();
     for (const [unique, driver] of attached) {
       incoming.delete(unique);
@@ -67,7 +68,12 @@ export class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
   }
 
   /** Adds the pod's CSI volumes to `out` as `driver/handle` → driver (kube's filterAttachableVolumes). */
-  private attachable(pod: Pod, csiNode: CSINode | undefined, newPod: boolean, out: Map<string, string>): void {
+  private attachable(
+    pod: Pod,
+    csiNode: CSINode | undefined,
+    newPod: boolean,
+    out: Map<string, string>,
+  ): void {
     const ns = pod.metadata.namespace ?? '';
     for (const claim of podClaims(pod)) {
       if (claim.name === '') throw new Error('PersistentVolumeClaim had no name');

@@ -292,7 +292,12 @@ export class VolumeBinder {
    * CSIStorageCapacity of the class whose node topology selects the node must hold the request
    * (its maximumVolumeSize, else its capacity).
    */
-  private hasEnoughCapacity(provisioner: string, className: string, pvc: PersistentVolumeClaim, node: Node): boolean {
+  private hasEnoughCapacity(
+    provisioner: string,
+    className: string,
+    pvc: PersistentVolumeClaim,
+    node: Node,
+  ): boolean {
     const requests = pvc.spec?.resources?.requests;
     if (requests?.['storage'] === undefined) return true;
     if (this.listers.csiDriver(provisioner)?.spec?.storageCapacity !== true) return true;

@@ -7,7 +7,8 @@ import { claimClass, storageBytes, volumeClass, volumeFitsNode } from '../helper
 export function isVolumeBoundToClaim(pv: PersistentVolume, pvc: PersistentVolumeClaim): boolean {
   const ref = pv.spec?.claimRef;
   if (!ref) return false;
-  if (ref.name !== pvc.metadata.name || (ref.namespace ?? '') !== (pvc.metadata.namespace ?? '')) return false;
+  if (ref.name !== pvc.metadata.name || (ref.namespace ?? '') !== (pvc.metadata.namespace ?? ''))
+    return false;
   return !ref.uid || ref.uid === pvc.metadata.uid;
 }
 

@@ -37,7 +37,11 @@ function filter(volumes: FakeVolumes, pod: Pod) {
 
 describe('VolumeBinding PreFilter and Filter', () => {
   it('skips pods without claims', () => {
-    expect(filter(new FakeVolumes(), podWithClaims('p', []))).toEqual({ n1: undefined, n2: undefined, n3: undefined });
+    expect(filter(new FakeVolumes(), podWithClaims('p', []))).toEqual({
+      n1: undefined,
+      n2: undefined,
+      n3: undefined,
+    });
   });
 
   it('rejects a pod with an unbound Immediate claim everywhere', () => {
@@ -55,7 +59,12 @@ describe('VolumeBinding PreFilter and Filter', () => {
     ['a missing claim', [], 'persistentvolumeclaim "c" not found'],
     [
       'a claim being deleted',
-      [{ ...makeClaim('c'), metadata: { ...makeClaim('c').metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }],
+      [
+        {
+          ...makeClaim('c'),
+          metadata: { ...makeClaim('c').metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
+        },
+      ],
       'persistentvolumeclaim "c" is being deleted',
     ],
   ])('rejects %s', (_name, pvcs, reason) => {
@@ -66,7 +75,11 @@ describe('VolumeBinding PreFilter and Filter', () => {
   it("keeps a pod to the nodes of its bound claim's volume", () => {
     const c = makeClaim('c', { volumeName: 'pv', bound: true });
     const v = new FakeVolumes({ pvs: [makeVolume('pv', { claim: c, nodes: ['n2'] })], pvcs: [c], classes });
-    expect(filter(v, podWithClaims('p', ['c']))).toEqual({ n1: no(AFFINITY), n2: undefined, n3: no(AFFINITY) });
+    expect(filter(v, podWithClaims('p', ['c']))).toEqual({
+      n1: no(AFFINITY),
+      n2: undefined,
+      n3: no(AFFINITY),
+    });
   });
 
   it('rejects a claim bound to a volume that does not exist', () => {
@@ -117,7 +130,7 @@ describe('VolumeBinding PreFilter and Filter', () => {
     expect(filter(v, podWithClaims('p', ['z']))).toEqual({ n1: no(BIND), n2: undefined, n3: no(BIND) });
   });
 
-  it("checks the capacity a CSI driver publishes when it opts in", () => {
+  it('checks the capacity a CSI driver publishes when it opts in', () => {
     const capacity = (name: string, node: string, o: object) => ({
       metadata: { name, namespace: 'kube-system' },
       storageClassName: 'dynamic',
@@ -183,8 +196,14 @@ describe('VolumeBinding Reserve and PreBind', () => {
     const pod = podWithClaims('p', ['c']);
     const state = reserveOn(pl, pod, 'n1');
     expect(await pl.preBind(state, pod, 'n1')).toBeUndefined();
-    expect(v.pvs.get('small')?.spec?.claimRef).toMatchObject({ name: 'c', namespace: 'default', uid: 'uid-pvc-c' });
-    expect(v.pvs.get('small')?.metadata.annotations).toEqual({ 'pv.kubernetes.io/bound-by-controller': 'yes' });
+    expect(v.pvs.get('small')?.spec?.claimRef).toMatchObject({
+      name: 'c',
+      namespace: 'default',
+      uid: 'uid-pvc-c',
+    });
+    expect(v.pvs.get('small')?.metadata.annotations).toEqual({
+      'pv.kubernetes.io/bound-by-controller': 'yes',
+    });
     expect(v.pvs.get('small')?.status?.phase).toBe('Bound');
     expect(v.pvs.get('big')?.spec?.claimRef).toBeUndefined();
     const claim = v.pvcs.get('default/c');
@@ -261,7 +280,9 @@ describe('VolumeBinding args', () => {
   it('defaults the bind timeout to 600 s', () => {
     const pl = create({}, { profileName: 'p' }) as VolumeBinding;
     expect(pl.binder.bindTimeoutMs).toBe(600_000);
-    expect((create({ bindTimeoutSeconds: 5 }, { profileName: 'p' }) as VolumeBinding).binder.bindTimeoutMs).toBe(5000);
+    expect(
+      (create({ bindTimeoutSeconds: 5 }, { profileName: 'p' }) as VolumeBinding).binder.bindTimeoutMs,
+    ).toBe(5000);
   });
 
   it('refuses a negative timeout', () => {

@@ -95,7 +95,8 @@ export class VolumeBinding
     const s = readState(state);
     if (s.allBound) return undefined;
     const volumes = s.byNode.get(nodeName);
-    if (!volumes) return Status.fromError(new Error(`no pod volumes found for node ${JSON.stringify(nodeName)}`));
+    if (!volumes)
+      return Status.fromError(new Error(`no pod volumes found for node ${JSON.stringify(nodeName)}`));
     try {
       await this.binder.bind(volumes, nodeName, signal);
       return undefined;

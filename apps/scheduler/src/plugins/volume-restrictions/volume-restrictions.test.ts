@@ -3,14 +3,21 @@ import { makeNode, makePod } from '../../framework/testing/fixtures.js';
 import { filterAll, makeSnapshot } from '../../framework/testing/cluster.js';
 import { FakeVolumes, makeClaim, podWithClaims, podWithVolumes } from '../../framework/testing/volumes.js';
 import type { Pod, Volume } from '../../framework/types.js';
-import { ERR_REASON_DISK_CONFLICT, ERR_REASON_RWOP_CONFLICT, VolumeRestrictions } from './volume-restrictions.js';
+import {
+  ERR_REASON_DISK_CONFLICT,
+  ERR_REASON_RWOP_CONFLICT,
+  VolumeRestrictions,
+} from './volume-restrictions.js';
 
 const disk = { code: 'Unschedulable', reasons: [ERR_REASON_DISK_CONFLICT] };
 const rwop = { code: 'Unschedulable', reasons: [ERR_REASON_RWOP_CONFLICT] };
 const nodes = [makeNode('n1'), makeNode('n2')];
 const on = (pod: Pod, nodeName: string): Pod => ({ ...pod, spec: { ...pod.spec, nodeName } });
 
-const gce = (pdName: string, readOnly = false): Volume => ({ name: 'd', gcePersistentDisk: { pdName, readOnly } });
+const gce = (pdName: string, readOnly = false): Volume => ({
+  name: 'd',
+  gcePersistentDisk: { pdName, readOnly },
+});
 const ebs = (volumeID: string): Volume => ({ name: 'd', awsElasticBlockStore: { volumeID } });
 const iscsi = (iqn: string, readOnly = false): Volume => ({ name: 'd', iscsi: { iqn, readOnly } });
 const rbd = (monitors: string[], image: string, pool?: string): Volume => ({
@@ -60,7 +67,10 @@ describe('VolumeRestrictions ReadWriteOncePod', () => {
 
   it('passes once no pod uses it, and for other access modes', () => {
     const snapshot = makeSnapshot(nodes, [on(podWithClaims('old', ['many']), 'n1')]);
-    expect(filterAll(pl, podWithClaims('p', ['once', 'many']), snapshot)).toEqual({ n1: undefined, n2: undefined });
+    expect(filterAll(pl, podWithClaims('p', ['once', 'many']), snapshot)).toEqual({
+      n1: undefined,
+      n2: undefined,
+    });
   });
 
   it('does not count a claim of the same name in another namespace', () => {
@@ -70,7 +80,10 @@ describe('VolumeRestrictions ReadWriteOncePod', () => {
 
   it('reports a missing claim as unresolvable', () => {
     const got = filterAll(pl, podWithClaims('p', ['gone']), makeSnapshot(nodes));
-    const want = { code: 'UnschedulableAndUnresolvable', reasons: ['persistentvolumeclaim "gone" not found'] };
+    const want = {
+      code: 'UnschedulableAndUnresolvable',
+      reasons: ['persistentvolumeclaim "gone" not found'],
+    };
     expect(got).toEqual({ n1: want, n2: want });
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { filterAll, labelledNode, makeSnapshot } from '../../framework/testing/cluster.js';
-import { FakeVolumes, makeClaim, makeClass, makeVolume, podWithClaims } from '../../framework/testing/volumes.js';
+import {
+  FakeVolumes,
+  makeClaim,
+  makeClass,
+  makeVolume,
+  podWithClaims,
+} from '../../framework/testing/volumes.js';
 import { ERR_REASON_CONFLICT, VolumeZone } from './volume-zone.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
@@ -27,23 +33,48 @@ function run(pvLabels: Record<string, string>, claim = makeClaim('c', { volumeNa
 
 describe('VolumeZone', () => {
   it('keeps a zonal volume to nodes of its zone; unlabelled nodes fit', () => {
-    expect(run({ [ZONE]: 'zone-a' })).toEqual({ a: undefined, b: conflict, 'beta-a': conflict, plain: undefined });
+    expect(run({ [ZONE]: 'zone-a' })).toEqual({
+      a: undefined,
+      b: conflict,
+      'beta-a': conflict,
+      plain: undefined,
+    });
   });
 
   it("matches a volume's beta label against a node's GA label", () => {
-    expect(run({ [BETA_ZONE]: 'zone-a' })).toEqual({ a: undefined, b: conflict, 'beta-a': undefined, plain: undefined });
+    expect(run({ [BETA_ZONE]: 'zone-a' })).toEqual({
+      a: undefined,
+      b: conflict,
+      'beta-a': undefined,
+      plain: undefined,
+    });
   });
 
   it('accepts any zone of a multi-zone value', () => {
-    expect(run({ [ZONE]: 'zone-a__zone-b' })).toEqual({ a: undefined, b: undefined, 'beta-a': conflict, plain: undefined });
+    expect(run({ [ZONE]: 'zone-a__zone-b' })).toEqual({
+      a: undefined,
+      b: undefined,
+      'beta-a': conflict,
+      plain: undefined,
+    });
   });
 
   it('checks regions too', () => {
-    expect(run({ [REGION]: 'r2' })).toEqual({ a: conflict, b: conflict, 'beta-a': conflict, plain: undefined });
+    expect(run({ [REGION]: 'r2' })).toEqual({
+      a: conflict,
+      b: conflict,
+      'beta-a': conflict,
+      plain: undefined,
+    });
   });
 
   it('skips volumes without topology labels', () => {
-    expect(run({ other: 'x' })).toEqual({ a: undefined, b: undefined, 'beta-a': undefined, plain: undefined });
+    expect(run({ other: 'x' })).toEqual({
+      a: undefined,
+      b: undefined,
+      'beta-a': undefined,
+      plain: undefined,
+    });
   });
 
   it('skips unbound WaitForFirstConsumer claims', () => {
@@ -52,7 +83,11 @@ describe('VolumeZone', () => {
   });
 
   it.each([
-    ['an unbound Immediate claim', makeClaim('c', { storageClassName: 'now' }), 'PersistentVolume had no name'],
+    [
+      'an unbound Immediate claim',
+      makeClaim('c', { storageClassName: 'now' }),
+      'PersistentVolume had no name',
+    ],
     [
       'an unbound claim without a class',
       makeClaim('c'),

@@ -3,7 +3,11 @@ import type { FilterPlugin, PluginFactory, PreFilterPlugin } from '../../framewo
 import type { NodeInfo } from '../../framework/node-info.js';
 import { Status, type MaybeStatus } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
-import { NO_VOLUME_LISTERS, type PersistentVolume, type VolumeListers } from '../../framework/volume-objects.js';
+import {
+  NO_VOLUME_LISTERS,
+  type PersistentVolume,
+  type VolumeListers,
+} from '../../framework/volume-objects.js';
 import { claimClass, claimNotFound } from '../helper/volumes.js';
 
 export const NAME = 'VolumeZone';
@@ -71,9 +75,12 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
         if (className === '')
           return Status.unresolvable('PersistentVolumeClaim had no pv name and storageClass name');
         const sc = this.volumes.storageClass(className);
-        if (!sc) return Status.unresolvable(`storageclass.storage.k8s.io ${JSON.stringify(className)} not found`);
+        if (!sc)
+          return Status.unresolvable(`storageclass.storage.k8s.io ${JSON.stringify(className)} not found`);
         if (sc.volumeBindingMode === undefined)
-          return Status.unresolvable(`VolumeBindingMode not set for StorageClass ${JSON.stringify(className)}`);
+          return Status.unresolvable(
+            `VolumeBindingMode not set for StorageClass ${JSON.stringify(className)}`,
+          );
         if (sc.volumeBindingMode === 'WaitForFirstConsumer') continue;
         return Status.unresolvable('PersistentVolume had no name');
       }
