@@ -39,6 +39,8 @@ export interface PodVolumeClaims {
   readonly bound: readonly PersistentVolumeClaim[];
   readonly unboundDelayBinding: readonly PersistentVolumeClaim[];
   readonly unboundImmediate: readonly PersistentVolumeClaim[];
+  /** The volumes of each unbound delay-binding claim's class, listed once per cycle. */
+  readonly volumesByClass: ReadonlyMap<string, readonly PersistentVolume[]>;
 }
 
 export interface StaticBinding {
@@ -115,8 +117,14 @@ export class VolumeBinder {
   private claim(namespace: string, name: string): PersistentVolumeClaim | undefined {
     const pvc = this.listers.persistentVolumeClaim(namespace, name);
     if (!pvc) return undefined;
-    const node = this.assumedSelectedNode.get(`${namespace}/${name}`);
-    if (node === undefined || pvc.metadata.annotations?.[ANN_SELECTED_NODE] !== undefined) return pvc;
+    const key = `${namespace}/${name}`;
+    const node = this.assumedSelectedNode.get(key);
+    if (node === undefined) return pvc;
+    // The informer caught up: the assumption has done its job.
+    if (pvc.metadata.annotations?.[ANN_SELECTED_NODE] !== undefined) {
+      this.assumedSelectedNode.delete(key);
+      return pvc;
+    }
     return {
       ...pvc,
       metadata: { ...pvc.metadata, annotations: { ...pvc.metadata.annotations, [ANN_SELECTED_NODE]: node } },
@@ -177,7 +185,14 @@ export class VolumeBinder {
       else if (this.delayBinding(pvc) && !pvc.spec?.volumeName) unboundDelayBinding.push(pvc);
       else unboundImmediate.push(pvc);
     }
-    return { bound, unboundDelayBinding, unboundImmediate };
+    const volumesByClass = new Map<string, PersistentVolume[]>();
+    for (const pvc of unboundDelayBinding) volumesByClass.set(claimClass(pvc), []);
+    if (volumesByClass.size > 0) {
+      for (const pv of this.listers.persistentVolumes()) {
+        volumesByClass.get(volumeClass(pv))?.push(this.volume(pv));
+      }
+    }
+    return { bound, unboundDelayBinding, unboundImmediate, volumesByClass };
   }
 
   /** kube's IsDelayBindingMode: a missing class binds immediately. */
@@ -239,11 +254,7 @@ export class VolumeBinder {
       );
       const chosen = new Set<string>();
       for (const pvc of toMatch) {
-        const cls = claimClass(pvc);
-        const candidates = this.listers
-          .persistentVolumes()
-          .filter((pv) => volumeClass(pv) === cls)
-          .map((pv) => this.volume(pv));
+        const candidates = claims.volumesByClass.get(claimClass(pvc)) ?? [];
         const pv = findMatchingVolume(pvc, candidates, node, chosen);
         if (!pv) {
           toProvision.push(pvc);
