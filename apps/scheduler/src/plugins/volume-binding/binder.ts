@@ -3,7 +3,6 @@
  * pod's claims, finds volumes for the unbound WaitForFirstConsumer claims on a node, remembers
  * what it chose until the API shows it (the assume cache), writes the bindings and waits for them.
  */
-import { labelSelectorFromSpec } from '@keel/apimachinery';
 import type { Node, Pod } from '../../framework/types.js';
 import type {
   ObjectReference,
@@ -22,16 +21,14 @@ import {
   volumeFitsNode,
 } from '../helper/volumes.js';
 import { findMatchingVolume } from './pv-match.js';
+import { canProvision, ERR_REASON_NOT_ENOUGH_SPACE } from './provisioning.js';
 
 export const ANN_SELECTED_NODE = 'volume.kubernetes.io/selected-node';
 export const ANN_BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
 export const ANN_BOUND_BY_CONTROLLER = 'pv.kubernetes.io/bound-by-controller';
-/** The provisioner name of classes that cannot provision (local volumes). */
-export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 export const ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
 export const ERR_REASON_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
-export const ERR_REASON_NOT_ENOUGH_SPACE = 'node(s) did not have enough free storage';
 export const ERR_REASON_PV_NOT_EXIST =
   'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 
@@ -266,60 +263,12 @@ export class VolumeBinder {
       }
     }
     if (toProvision.length > 0) {
-      const can = this.canProvision(toProvision, node);
+      const can = canProvision(this.listers, toProvision, node);
       unboundSatisfied = can !== 'no';
       enoughSpace = can !== 'no space';
       if (can === 'yes') dynamicProvisions.push(...toProvision);
     }
     return { volumes, reasons: reasons() };
-  }
-
-  /** kube's checkVolumeProvisions. */
-  private canProvision(claims: readonly PersistentVolumeClaim[], node: Node): 'yes' | 'no' | 'no space' {
-    for (const pvc of claims) {
-      const name = claimClass(pvc);
-      if (name === '') throw new Error(`no class for claim ${JSON.stringify(claimKey(pvc))}`);
-      const sc = this.listers.storageClass(name);
-      if (!sc) throw new Error(`failed to find storage class ${JSON.stringify(name)}`);
-      if (!sc.provisioner || sc.provisioner === NO_PROVISIONER) return 'no';
-      const labels = node.metadata.labels ?? {};
-      const terms = sc.allowedTopologies ?? [];
-      const matches =
-        terms.length === 0 ||
-        terms.some((t) =>
-          (t.matchLabelExpressions ?? []).every((e) => {
-            const v = labels[e.key];
-            return v !== undefined && e.values.includes(v);
-          }),
-        );
-      if (!matches) return 'no';
-      if (!this.hasEnoughCapacity(sc.provisioner, sc.metadata.name, pvc, node)) return 'no space';
-    }
-    return 'yes';
-  }
-
-  /**
-   * kube's hasEnoughCapacity: only for CSI drivers that opt in (`storageCapacity: true`), some
-   * CSIStorageCapacity of the class whose node topology selects the node must hold the request
-   * (its maximumVolumeSize, else its capacity).
-   */
-  private hasEnoughCapacity(
-    provisioner: string,
-    className: string,
-    pvc: PersistentVolumeClaim,
-    node: Node,
-  ): boolean {
-    const requests = pvc.spec?.resources?.requests;
-    if (requests?.['storage'] === undefined) return true;
-    if (this.listers.csiDriver(provisioner)?.spec?.storageCapacity !== true) return true;
-    const size = storageBytes(requests);
-    const labels = node.metadata.labels ?? {};
-    return this.listers.csiStorageCapacities().some((c) => {
-      if (c.storageClassName !== className || !c.nodeTopology) return false;
-      const limit = c.maximumVolumeSize ?? c.capacity;
-      if (limit === undefined || storageBytes({ storage: limit }) < size) return false;
-      return labelSelectorFromSpec(c.nodeTopology).matches(labels);
-    });
   }
 
   /** kube's AssumePodVolumes: true when nothing needs binding. */
