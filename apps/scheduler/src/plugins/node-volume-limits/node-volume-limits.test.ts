@@ -10,7 +10,7 @@ import {
   podWithClaims,
 } from '../../framework/testing/volumes.js';
 import type { Pod } from '../../framework/types.js';
-import { ERR_REASON_MAX_VOLUME_COUNT, NodeVolumeLimits } from './node-volume-limits.js';
+import { csiAttachLimitKey, ERR_REASON_MAX_VOLUME_COUNT, NodeVolumeLimits } from './node-volume-limits.js';
 
 const exceeded = { code: 'Unschedulable', reasons: [ERR_REASON_MAX_VOLUME_COUNT] };
 const DRIVER = 'ebs.csi.aws.com';
@@ -63,6 +63,23 @@ describe('NodeVolumeLimits (CSI)', () => {
       makeSnapshot(nodes, existing),
     );
     expect(got).toEqual({ full: exceeded, room: exceeded, nolimit: undefined, nocsinode: undefined });
+  });
+
+  it("falls back to the node's allocatable attachable-volumes-csi-<driver>", () => {
+    const node = makeNode('old-style', { allocatable: { [csiAttachLimitKey(DRIVER)]: '2' } });
+    const pods = [on(podWithClaims('old', ['c0', 'c1']), 'old-style')];
+    const got = filterAll(
+      new NodeVolumeLimits(cluster()),
+      podWithClaims('p', ['c2']),
+      makeSnapshot([node], pods),
+    );
+    expect(got).toEqual({ 'old-style': exceeded });
+  });
+
+  it('shortens long driver names in the allocatable key as kube does', () => {
+    expect(csiAttachLimitKey('ebs.csi.aws.com')).toBe('attachable-volumes-csi-ebs.csi.aws.com');
+    const long = csiAttachLimitKey('a-very-long-csi-driver-name.storage.example.com');
+    expect(long).toMatch(/^attachable-volumes-csi-a-very-long-csi-driver-[0-9a-f]{16}$/);
   });
 
   it('rejects a pod whose claim does not exist', () => {

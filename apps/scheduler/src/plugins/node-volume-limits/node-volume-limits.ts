@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { CycleState } from '../../framework/cycle-state.js';
 import type { FilterPlugin, PluginFactory, PreFilterPlugin } from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node-info.js';
+import { Quantity } from '../../framework/quantity.js';
 import { Status, type MaybeStatus } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
 import {
@@ -14,13 +16,48 @@ import { claimClass, claimNotFound, ephemeralClaimError, podClaims } from '../he
 export const NAME = 'NodeVolumeLimits';
 export const ERR_REASON_MAX_VOLUME_COUNT = 'node(s) exceed max volume count';
 
+const CSI_ATTACH_LIMIT_PREFIX = 'attachable-volumes-csi-';
+
+/**
+ * kube's GetCSIAttachLimitKey: the node allocatable resource holding a driver's limit; names too
+ * long for a resource name keep 23 characters of the driver and 16 hex digits of its SHA-1.
+ */
+export function csiAttachLimitKey(driver: string): string {
+  if (CSI_ATTACH_LIMIT_PREFIX.length + driver.length < 63) return CSI_ATTACH_LIMIT_PREFIX + driver;
+  const hash = createHash('sha1').update(driver).digest('hex').slice(0, 16);
+  return CSI_ATTACH_LIMIT_PREFIX + driver.slice(0, 23) + hash;
+}
+
+/**
+ * kube's getVolumeLimits, per driver the pod uses: the node's allocatable
+ * `attachable-volumes-csi-<driver>` (the older place), overridden by the CSINode's count.
+ */
+function volumeLimits(
+  nodeInfo: NodeInfo,
+  csiNode: CSINode | undefined,
+  drivers: ReadonlyMap<string, string>,
+): Map<string, number> {
+  const limits = new Map<string, number>();
+  const allocatable = nodeInfo.node?.status?.allocatable ?? {};
+  for (const driver of new Set(drivers.values())) {
+    const q = allocatable[csiAttachLimitKey(driver)];
+    const n = q === undefined ? undefined : Quantity.tryParse(q)?.value();
+    if (n !== undefined) limits.set(driver, n);
+  }
+  for (const d of csiNode?.spec?.drivers ?? []) {
+    const count = d.allocatable?.count;
+    if (typeof count === 'number') limits.set(d.name, count);
+  }
+  return limits;
+}
+
 /** Thrown for the incoming pod's missing claim: the pod cannot run until it exists. */
 class ClaimMissing extends Error {}
 
 /**
  * kube's CSILimits: the pod's CSI volumes plus those already attached for the node's pods, counted
  * once per `driver/volumeHandle`, must stay within each driver's `allocatable.count` in the node's
- * CSINode. Unbound claims count under their class's provisioner. In-tree volumes are not
+ * CSINode (or the node's allocatable `attachable-volumes-csi-<driver>`). Unbound claims count under their class's provisioner. In-tree volumes are not
  * translated to CSI (Keel runs no CSI migration), so they are not counted.
  */
 export class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
@@ -43,11 +80,7 @@ export class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
       throw err;
     }
     if (incoming.size === 0) return undefined;
-    const limits = new Map<string, number>();
-    for (const d of csiNode?.spec?.drivers ?? []) {
-      const count = d.allocatable?.count;
-      if (typeof count === 'number') limits.set(d.name, count);
-    }
+    const limits = volumeLimits(nodeInfo, csiNode, incoming);
     if (limits.size === 0) return undefined;
     const attached = new Map<string, string>();
     for (const { pod: existing } of nodeInfo.pods.values())
