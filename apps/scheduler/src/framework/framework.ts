@@ -1,4 +1,3 @@
-import type { Extenders } from '../extender/extenders.js';
 import type { SchedulerProfile } from '../options/index.js';
 import type { CycleState } from './cycle-state.js';
 import {
@@ -14,10 +13,12 @@ import {
   type PostFilterPlugin,
   type PostFilterResult,
   type PreEnqueuePlugin,
+  type PreBindPlugin,
   type PreFilterPlugin,
   type PreScorePlugin,
   type QueuedPodInfo,
   type QueueSortPlugin,
+  type ReservePlugin,
   type ScorePlugin,
 } from './interface.js';
 import type { NodeInfo } from './node-info.js';
@@ -52,6 +53,8 @@ export class Framework implements FilterRunner {
   readonly postFilterPlugins: readonly PostFilterPlugin[];
   readonly preScorePlugins: readonly PreScorePlugin[];
   readonly scorePlugins: readonly WeightedScorePlugin[];
+  readonly reservePlugins: readonly ReservePlugin[];
+  readonly preBindPlugins: readonly PreBindPlugin[];
   readonly bindPlugins: readonly BindPlugin[];
 
   private constructor(
@@ -73,6 +76,8 @@ export class Framework implements FilterRunner {
       plugin,
       weight: lists.weights.get(plugin.name) ?? 1,
     }));
+    this.reservePlugins = p.reserve as ReservePlugin[];
+    this.preBindPlugins = p.preBind as PreBindPlugin[];
     this.bindPlugins = p.bind as BindPlugin[];
   }
 
@@ -85,9 +90,10 @@ export class Framework implements FilterRunner {
     profile: SchedulerProfile,
     registry: Registry,
     objects?: ClusterObjects,
-    extra: Pick<FrameworkHandle, 'nominator' | 'preemption' | 'extenders'> = {},
+    extra: Omit<FrameworkHandle, 'profileName' | 'objects'> = {},
   ): Framework {
     const lists = buildPluginLists(profile, registry, {
+      ...extra,
       profileName: profile.schedulerName,
       ...(objects ? { objects } : {}),
       ...extra,
@@ -294,5 +300,57 @@ export class Framework implements FilterRunner {
       }
     }
     return { ok: true, totals };
+  }
+
+  /** Reserve: the first failure stops the others; the caller then runs `runReservePluginsUnreserve`. */
+  runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    for (const pl of this.reservePlugins) {
+      let s: MaybeStatus;
+      try {
+        s = pl.reserve(state, pod, nodeName);
+      } catch (err) {
+        s = Status.fromError(err);
+      }
+      if (!s || s.isSuccess()) continue;
+      if (s.isRejected()) return s.withPlugin(pl.name);
+      return Status.fromError(
+        new Error(`running Reserve plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
+      ).withPlugin(pl.name);
+    }
+    return undefined;
+  }
+
+  /** Unreserve, in reverse order as kube does; a throwing plugin does not stop the others. */
+  runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--) {
+      try {
+        (this.reservePlugins[i] as ReservePlugin).unreserve(state, pod, nodeName);
+      } catch {
+        // Unreserve has no status in kube either; the pod is retried regardless.
+      }
+    }
+  }
+
+  /** PreBind: the first failure stops the binding cycle. */
+  async runPreBindPlugins(
+    state: CycleState,
+    pod: Pod,
+    nodeName: string,
+    signal?: AbortSignal,
+  ): Promise<MaybeStatus> {
+    for (const pl of this.preBindPlugins) {
+      let s: MaybeStatus;
+      try {
+        s = await pl.preBind(state, pod, nodeName, signal);
+      } catch (err) {
+        s = Status.fromError(err);
+      }
+      if (!s || s.isSuccess()) continue;
+      if (s.isRejected()) return s.withPlugin(pl.name);
+      return Status.fromError(
+        new Error(`running PreBind plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
+      ).withPlugin(pl.name);
+    }
+    return undefined;
   }
 }

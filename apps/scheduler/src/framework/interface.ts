@@ -7,6 +7,7 @@ import type { NodeToStatus } from './node-to-status.js';
 import type { PreemptionHandle } from './preemption-handle.js';
 import type { MaybeStatus, Status } from './status.js';
 import type { Pod } from './types.js';
+import type { VolumeListers, VolumeWriter } from './volume-objects.js';
 
 /** The highest score a plugin may give a node (after normalizing); the lowest is 0. */
 export const MAX_NODE_SCORE = 100;
@@ -114,6 +115,20 @@ export interface ScorePlugin extends Plugin {
   normalizeScores?(scores: number[], state: CycleState, pod: Pod): void;
 }
 
+/**
+ * Runs once the pod is assumed on its node, before the binding cycle: claims what the binding
+ * will need (volumes). `unreserve` undoes it when a later step fails; it must be idempotent.
+ */
+export interface ReservePlugin extends Plugin {
+  reserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus;
+  unreserve(state: CycleState, pod: Pod, nodeName: string): void;
+}
+
+/** Runs in the binding cycle before Bind (VolumeBinding writes and waits for the volume bindings). */
+export interface PreBindPlugin extends Plugin {
+  preBind(state: CycleState, pod: Pod, nodeName: string, signal?: AbortSignal): Promise<MaybeStatus>;
+}
+
 /** Binds a pod to its node (DefaultBinder: the pods/binding POST). Provided by the caller. */
 export interface BindPlugin extends Plugin {
   bind(state: CycleState, pod: Pod, nodeName: string, signal?: AbortSignal): Promise<MaybeStatus>;
@@ -151,6 +166,10 @@ export interface FrameworkHandle {
   readonly nominator?: PodNominator;
   /** The budgets and API writes DefaultPreemption uses; without it preemption only nominates. */
   readonly preemption?: PreemptionHandle;
+  /** Storage objects for the volume plugins; defaults to none. */
+  readonly volumes?: VolumeListers;
+  /** API writes for volume binding; defaults to one that refuses. */
+  readonly volumeWriter?: VolumeWriter;
 }
 
 /** A plugin's `pluginConfig` args; `{}` when the profile configures none. */

@@ -131,8 +131,27 @@ export interface TopologySpreadConstraint {
   readonly matchLabelKeys?: readonly string[] | null;
 }
 
+/** The volume sources the volume plugins look at; others are carried along untouched. */
+export interface Volume {
+  readonly name: string;
+  readonly persistentVolumeClaim?: { readonly claimName: string; readonly readOnly?: boolean } | null;
+  /** A generic ephemeral volume: its claim is `<pod name>-<volume name>`, owned by the pod. */
+  readonly ephemeral?: Readonly<Record<string, unknown>> | null;
+  readonly gcePersistentDisk?: { readonly pdName: string; readonly readOnly?: boolean } | null;
+  readonly awsElasticBlockStore?: { readonly volumeID: string } | null;
+  readonly iscsi?: { readonly iqn: string; readonly readOnly?: boolean } | null;
+  readonly rbd?: {
+    readonly monitors?: readonly string[] | null;
+    readonly pool?: string;
+    readonly image: string;
+    readonly readOnly?: boolean;
+  } | null;
+  readonly [key: string]: unknown;
+}
+
 export interface PodSpec {
   readonly nodeName?: string;
+  readonly volumes?: readonly Volume[] | null;
   readonly schedulerName?: string;
   readonly nodeSelector?: Readonly<Record<string, string>> | null;
   readonly affinity?: Affinity | null;

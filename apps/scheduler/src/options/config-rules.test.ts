@@ -24,7 +24,7 @@ function errorsOf(body: string): string[] {
 
 describe('configuration rules', () => {
   const defaultPlugins =
-    'PrioritySort, SchedulingGates, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity, DefaultPreemption, NodeResourcesBalancedAllocation, ImageLocality, DefaultBinder';
+    'PrioritySort, SchedulingGates, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread, InterPodAffinity, DefaultPreemption, NodeResourcesBalancedAllocation, ImageLocality, DefaultBinder';
   it.each<[string, string, string[]]>([
     ['parallelism', 'parallelism: 0\n', ['parallelism must be greater than 0, got 0']],
     [
@@ -75,9 +75,9 @@ describe('configuration rules', () => {
     ],
     [
       'unknown plugins',
-      'profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeName\n      - name: VolumeBinding\n      disabled:\n      - name: Nope\n',
+      'profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeName\n      - name: CinderLimits\n      disabled:\n      - name: Nope\n',
       [
-        `profiles[0].plugins.filter.enabled[1].name "VolumeBinding" is not a known plugin; known plugins: ${defaultPlugins}`,
+        `profiles[0].plugins.filter.enabled[1].name "CinderLimits" is not a known plugin; known plugins: ${defaultPlugins}`,
         `profiles[0].plugins.filter.disabled[0].name "Nope" is not a known plugin; known plugins: ${defaultPlugins}, or "*" for all`,
       ],
     ],
@@ -112,10 +112,18 @@ describe('configuration rules', () => {
     ],
     [
       'plugin config',
-      'profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n  - name: NodeResourcesFit\n  - name: VolumeBinding\n',
+      'profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n  - name: NodeResourcesFit\n  - name: CinderLimits\n',
       [
         'profiles[0].pluginConfig[1].name "NodeResourcesFit" is configured more than once',
-        `profiles[0].pluginConfig[2].name "VolumeBinding" is not a known plugin; known plugins: ${defaultPlugins}`,
+        `profiles[0].pluginConfig[2].name "CinderLimits" is not a known plugin; known plugins: ${defaultPlugins}`,
+      ],
+    ],
+    [
+      'VolumeBinding args',
+      'profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: -1\n      shape:\n      - utilization: 0\n        score: 0\n',
+      [
+        'profiles[0].pluginConfig[0].args.bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value',
+        'profiles[0].pluginConfig[0].args.shape: Invalid value: [{"utilization":0,"score":0}]: unsupported when StorageCapacityScoring feature is disabled',
       ],
     ],
     [

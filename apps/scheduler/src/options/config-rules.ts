@@ -2,6 +2,7 @@ import { validateLeaderElection, type LeaderElectionFieldNamer } from '@keel/lea
 import { validateDefaultPreemptionArgs } from '../plugins/default-preemption/args.js';
 import { validateInterPodAffinityArgs } from '../plugins/inter-pod-affinity/args.js';
 import { validatePodTopologySpreadArgs } from '../plugins/pod-topology-spread/args.js';
+import { validateVolumeBindingArgs } from '../plugins/volume-binding/args.js';
 import type { PluginSetFile, ProfileFile, SchedulerConfigFile } from './config-schema.js';
 import { validateExtenders } from './extender-config.js';
 import {
@@ -116,6 +117,7 @@ const ARGS_VALIDATORS: Readonly<
   DefaultPreemption: validateDefaultPreemptionArgs,
   InterPodAffinity: validateInterPodAffinityArgs,
   PodTopologySpread: validatePodTopologySpreadArgs,
+  VolumeBinding: validateVolumeBindingArgs,
 };
 
 const pluginArgsValid: FileRule = (profiles) =>

@@ -51,6 +51,10 @@ export const KNOWN_PLUGINS = [
   'NodeAffinity',
   'NodePorts',
   'NodeResourcesFit',
+  'VolumeRestrictions',
+  'NodeVolumeLimits',
+  'VolumeBinding',
+  'VolumeZone',
   'PodTopologySpread',
   'InterPodAffinity',
   'DefaultPreemption',
@@ -118,7 +122,7 @@ export interface SchedulerConfiguration {
 
 /**
  * kube-scheduler's (v1.33) default plugin set (MultiPoint, in order), restricted to the plugins
- * Keel has (the volume plugins are not).
+ * Keel has (all of them since the volume plugins and DefaultPreemption landed).
  * Weights are those of the score plugins.
  */
 export const DEFAULT_MULTI_POINT: readonly Plugin[] = [
@@ -130,6 +134,10 @@ export const DEFAULT_MULTI_POINT: readonly Plugin[] = [
   { name: 'NodeAffinity', weight: 2 },
   { name: 'NodePorts' },
   { name: 'NodeResourcesFit', weight: 1 },
+  { name: 'VolumeRestrictions' },
+  { name: 'NodeVolumeLimits' },
+  { name: 'VolumeBinding' },
+  { name: 'VolumeZone' },
   { name: 'PodTopologySpread', weight: 2 },
   { name: 'InterPodAffinity', weight: 2 },
   { name: 'DefaultPreemption' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Framework } from '../framework/framework.js';
 import type { BindPlugin } from '../framework/interface.js';
-import { KNOWN_PLUGINS, defaultSchedulerConfiguration } from '../options/index.js';
+import { KNOWN_PLUGINS, applyDefaults, defaultSchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from './default-registry.js';
 
 const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(undefined) };
@@ -27,6 +27,10 @@ describe('newInTreeRegistry', () => {
       'NodeAffinity',
       'NodePorts',
       'NodeResourcesFit',
+      'VolumeRestrictions',
+      'NodeVolumeLimits',
+      'VolumeBinding',
+      'VolumeZone',
       'PodTopologySpread',
       'InterPodAffinity',
     ]);
@@ -37,6 +41,10 @@ describe('newInTreeRegistry', () => {
       'NodeAffinity',
       'NodePorts',
       'NodeResourcesFit',
+      'VolumeRestrictions',
+      'NodeVolumeLimits',
+      'VolumeBinding',
+      'VolumeZone',
       'PodTopologySpread',
       'InterPodAffinity',
     ]);
@@ -44,6 +52,7 @@ describe('newInTreeRegistry', () => {
       'TaintToleration',
       'NodeAffinity',
       'NodeResourcesFit',
+      'VolumeBinding',
       'PodTopologySpread',
       'InterPodAffinity',
       'NodeResourcesBalancedAllocation',
@@ -54,11 +63,14 @@ describe('newInTreeRegistry', () => {
       ['TaintToleration', 3],
       ['NodeAffinity', 2],
       ['NodeResourcesFit', 1],
+      ['VolumeBinding', 1],
       ['PodTopologySpread', 2],
       ['InterPodAffinity', 2],
       ['NodeResourcesBalancedAllocation', 1],
       ['ImageLocality', 1],
     ]);
+    expect(names(fwk.reservePlugins)).toEqual(['VolumeBinding']);
+    expect(names(fwk.preBindPlugins)).toEqual(['VolumeBinding']);
     expect(names(fwk.bindPlugins)).toEqual(['DefaultBinder']);
     expect(fwk.profileName).toBe('default-scheduler');
   });
@@ -69,5 +81,29 @@ describe('newInTreeRegistry', () => {
     expect(() => Framework.fromProfile(profile, newInTreeRegistry())).toThrow(
       'PreFilterPlugin "DefaultBinder" does not exist',
     );
+  });
+
+  it('turns the volume plugins off per profile, everywhere or at one point', () => {
+    const config = applyDefaults({
+      profiles: [
+        {
+          plugins: {
+            multiPoint: { disabled: [{ name: 'VolumeBinding' }] },
+            filter: { disabled: [{ name: 'VolumeZone' }] },
+          },
+        },
+      ],
+    });
+    const profile = config.profiles[0];
+    if (!profile) throw new Error('no profile');
+    const fwk = Framework.fromProfile(
+      profile,
+      newInTreeRegistry().register('DefaultBinder', () => binder),
+    );
+    const all = [fwk.preFilterPlugins, fwk.filterPlugins, fwk.reservePlugins, fwk.preBindPlugins].map(names);
+    expect(all.flat()).not.toContain('VolumeBinding');
+    expect(names(fwk.preFilterPlugins)).toContain('VolumeZone');
+    expect(names(fwk.filterPlugins)).not.toContain('VolumeZone');
+    expect(names(fwk.filterPlugins)).toContain('NodeVolumeLimits');
   });
 });

@@ -12,6 +12,10 @@ import * as podTopologySpread from './pod-topology-spread/pod-topology-spread.js
 import * as prioritySort from './priority-sort/priority-sort.js';
 import * as schedulingGates from './scheduling-gates/scheduling-gates.js';
 import * as taintToleration from './taint-toleration/taint-toleration.js';
+import * as nodeVolumeLimits from './node-volume-limits/node-volume-limits.js';
+import * as volumeBinding from './volume-binding/volume-binding.js';
+import * as volumeRestrictions from './volume-restrictions/volume-restrictions.js';
+import * as volumeZone from './volume-zone/volume-zone.js';
 
 /**
  * The in-tree plugins (kube's NewInTreeRegistry). DefaultBinder is not among them: binding talks
@@ -28,6 +32,10 @@ export function newInTreeRegistry(): Registry {
     nodeAffinity,
     nodePorts,
     nodeResourcesFit,
+    volumeRestrictions,
+    nodeVolumeLimits,
+    volumeBinding,
+    volumeZone,
     podTopologySpread,
     interPodAffinity,
     defaultPreemption,

@@ -9,7 +9,9 @@ import type { Labels } from '../framework/affinity-terms.js';
 import type { ClusterObjects } from '../framework/interface.js';
 import type { PodDisruptionBudget } from '../framework/preemption-handle.js';
 import type { Node, Pod } from '../framework/types.js';
+import type { VolumeListers } from '../framework/volume-objects.js';
 import type { EventHandlers } from '../scheduling/event-handlers.js';
+import { newVolumeInformers } from './volume-informers.js';
 
 /** What kube-scheduler's pod informer selects: terminal pods hold no resources. */
 export const POD_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=Failed';
@@ -26,6 +28,8 @@ export interface SchedulerInformers {
   podDisruptionBudgets(): readonly PodDisruptionBudget[];
   /** What plugins read from the namespace and service informers. */
   readonly objects: ClusterObjects;
+  /** What the volume plugins read from the PV, PVC, StorageClass and CSINode informers. */
+  readonly volumes: VolumeListers;
   start(): void;
   /** True once both have listed; false when `signal` aborts or they stop first. */
   waitForSync(signal?: AbortSignal): Promise<boolean>;
@@ -165,7 +169,14 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     onError: onError('poddisruptionbudgets'),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  const all = [nodes, pods, namespaces, services, pdbs];
+  const storage = newVolumeInformers({
+    client: deps.client,
+    transform: dropManagedFields,
+    onError,
+    onChange: (event) => handlers.onVolumeObjectChange(event),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  const all = [nodes, pods, namespaces, services, pdbs, ...storage.informers];
 
   return {
     pods,
@@ -176,6 +187,7 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     // The wire objects are PodDisruptionBudgets; preemption reads their fields defensively.
     podDisruptionBudgets: () => pdbs.list() as unknown as PodDisruptionBudget[],
     objects,
+    volumes: storage.listers,
     start() {
       // Order does not matter: the cache keeps pods of nodes it has not seen yet.
       for (const i of all) i.start();

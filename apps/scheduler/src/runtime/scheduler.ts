@@ -10,6 +10,7 @@ import { Extenders, withExtenderIgnoredResources } from '../extender/extenders.j
 import { Framework } from '../framework/framework.js';
 import type { BindPlugin, ClusterObjects, FrameworkHandle, PluginFactory } from '../framework/interface.js';
 import { podName, type Pod } from '../framework/types.js';
+import type { VolumeListers } from '../framework/volume-objects.js';
 import type { SchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from '../plugins/default-registry.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
@@ -30,13 +31,14 @@ import { patchPodScheduledFalse } from './pod-condition.js';
 import { podReference } from './pod-reference.js';
 import { PreemptionExecutor } from './preemption-executor.js';
 import { TimedQueue } from './timed-queue.js';
+import { volumeWriter } from './volume-informers.js';
 
 /** One framework per profile, by scheduler name; throws with kube's wording on a bad profile. */
 export function buildFrameworks(
   configuration: Pick<SchedulerConfiguration, 'profiles'>,
   binder: PluginFactory,
   objects?: ClusterObjects,
-  extra: Pick<FrameworkHandle, 'nominator' | 'preemption' | 'extenders'> = {},
+  extra: Omit<FrameworkHandle, 'profileName' | 'objects'> = {},
 ): Map<string, Framework> {
   const registry = newInTreeRegistry().register(DEFAULT_BINDER, binder);
   return new Map(
@@ -99,6 +101,15 @@ export class Scheduler {
       namespacesMatching: (sel) => this.informers.objects.namespacesMatching(sel),
       serviceSelectors: (ns) => this.informers.objects.serviceSelectors(ns),
     };
+    const volumes: VolumeListers = {
+      persistentVolume: (n) => this.informers.volumes.persistentVolume(n),
+      persistentVolumes: () => this.informers.volumes.persistentVolumes(),
+      persistentVolumeClaim: (ns, n) => this.informers.volumes.persistentVolumeClaim(ns, n),
+      storageClass: (n) => this.informers.volumes.storageClass(n),
+      csiNode: (n) => this.informers.volumes.csiNode(n),
+      csiDriver: (n) => this.informers.volumes.csiDriver(n),
+      csiStorageCapacities: () => this.informers.volumes.csiStorageCapacities(),
+    };
     this.extenders = Extenders.fromConfig(cfg.extenders, deps.logger);
     this.preemption = new PreemptionExecutor({
       client: deps.client,
@@ -110,7 +121,13 @@ export class Scheduler {
       { profiles: withExtenderIgnoredResources(cfg.profiles, cfg.extenders) },
       defaultBinder(deps.client),
       objects,
-      { nominator: this.nominator, preemption: this.preemption, extenders: this.extenders },
+      {
+        nominator: this.nominator,
+        preemption: this.preemption,
+        extenders: this.extenders,
+        volumes,
+        volumeWriter: volumeWriter(deps.client),
+      },
     );
     const first = [...this.frameworks.values()][0];
     if (!first) throw new Error('at least one profile is required');

@@ -4,6 +4,8 @@ import { makeNode, makePod } from '../framework/testing/fixtures.js';
 import type { Pod } from '../framework/types.js';
 import { FakeClock } from '../queue/clock.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
+import { podWithClaims } from '../framework/testing/volumes.js';
+import { storageEvent } from '../runtime/volume-informers.js';
 import { newEventHandlers, nodeSchedulingPropertiesChanged } from './event-handlers.js';
 
 function setup() {
@@ -25,6 +27,16 @@ async function parkUnschedulable(queue: PriorityQueue): Promise<void> {
 }
 
 describe('event handlers', () => {
+  it('moves unschedulable pods with claims, and only those, on storage object changes', async () => {
+    const { h, queue, queued } = setup();
+    h.onPodAdd(podWithClaims('claims', ['data']));
+    h.onPodAdd(makePod('plain'));
+    await parkUnschedulable(queue);
+    await parkUnschedulable(queue);
+    h.onVolumeObjectChange(storageEvent('PersistentVolume', 'Add'));
+    expect(queued().sort()).toEqual(['claims:backoff', 'plain:unschedulable']);
+  });
+
   it('queues pending pods of its profiles only', () => {
     const { h, queued } = setup();
     h.onPodAdd(makePod('mine'));

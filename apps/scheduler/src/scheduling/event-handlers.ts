@@ -12,6 +12,7 @@ import {
   NODE_UPDATE,
   type SchedulingQueue,
 } from '../queue/scheduling-queue.js';
+import { podClaims } from '../plugins/helper/volumes.js';
 import type { Nominator } from './nominator.js';
 import { isAssigned, isTerminal, responsibleForPod } from './pod-filters.js';
 
@@ -22,6 +23,8 @@ export interface EventHandlers {
   onNodeAdd(node: Node): void;
   onNodeUpdate(oldNode: Node, newNode: Node): void;
   onNodeDelete(node: Node): void;
+  /** A PV, PVC, StorageClass or CSINode was added or changed. */
+  onVolumeObjectChange(event: ClusterEvent): void;
 }
 
 const json = (v: unknown) => JSON.stringify(v ?? null);
@@ -138,6 +141,10 @@ export function newEventHandlers(
     },
     onNodeDelete(node) {
       cache.removeNode(node);
+    },
+    // Only pods with claims wait for storage objects (kube's volume plugins' EventsToRegister).
+    onVolumeObjectChange(event) {
+      queue.movePodsAffectedBy(event, (p) => podClaims(p.pod).length > 0);
     },
   };
 }

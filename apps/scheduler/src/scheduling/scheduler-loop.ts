@@ -120,6 +120,22 @@ export async function scheduleOne(
     deps.onFailure?.(pod, 'SchedulerError', err instanceof Error ? err.message : String(err), profile);
     return true;
   }
+  // kube's RunReservePluginsReserve: volumes are claimed for this node before the next cycle runs.
+  const reserved = fwk.runReservePluginsReserve(outcome.state, pod, host);
+  if (reserved) {
+    fwk.runReservePluginsUnreserve(outcome.state, pod, host);
+    deps.cache.forgetPod(pod);
+    pInfo.unschedulablePlugins = reserved.isRejected() ? new Set([reserved.plugin]) : new Set();
+    deps.queue.addUnschedulable(pInfo, cycle);
+    deps.queue.done(pod);
+    deps.onFailure?.(
+      pod,
+      reserved.isRejected() ? 'Unschedulable' : 'SchedulerError',
+      reserved.message(),
+      profile,
+    );
+    return true;
+  }
   const binding = bind(deps, fwk, outcome.state, pInfo, host, cycle, signal).catch((err: unknown) =>
     deps.onError?.(err),
   );
@@ -160,10 +176,14 @@ async function bind(
   signal?: AbortSignal,
 ): Promise<void> {
   const pod = pInfo.pod;
-  const byExtender = await deps.extenders?.bind(pod, host);
-  const status = byExtender?.bound
-    ? byExtender.error && Status.fromError(byExtender.error)
-    : await runBindPlugins(fwk, state, pod, host, signal);
+  // kube's bindingCycle: PreBind, then an extender with a bind verb or the bind plugins.
+  const preBind = await fwk.runPreBindPlugins(state, pod, host, signal);
+  const byExtender = preBind ? undefined : await deps.extenders?.bind(pod, host);
+  const status =
+    preBind ??
+    (byExtender?.bound
+      ? byExtender.error && Status.fromError(byExtender.error)
+      : await runBindPlugins(fwk, state, pod, host, signal));
   if (!status) {
     deps.queue.done(pod);
     deps.onScheduled?.(pod, host, fwk.profileName);
@@ -171,13 +191,15 @@ async function bind(
   }
   // kube's handleBindingCycleError: the pod retries after a backoff, and its release of the node's
   // resources is an event for the others (but not for itself).
+  fwk.runReservePluginsUnreserve(state, pod, host);
   deps.cache.forgetPod(pod);
   pInfo.unschedulablePlugins = new Set();
   deps.queue.addUnschedulable(pInfo, cycle);
   const uid = podUid(pod);
   deps.queue.moveAllToActiveOrBackoff(ASSIGNED_POD_DELETE, (p) => podUid(p) !== uid);
   deps.queue.done(pod);
-  deps.onFailure?.(pod, 'SchedulerError', `Binding rejected: ${status.message()}`, fwk.profileName);
+  const message = preBind ? preBind.message() : `Binding rejected: ${status.message()}`;
+  deps.onFailure?.(pod, 'SchedulerError', message, fwk.profileName);
 }
 
 /** Resolves after the event loop has run its pending I/O callbacks once. */

@@ -1,5 +1,6 @@
 import type {
   Node,
+  NodeSelector,
   NodeSelectorRequirement,
   NodeSelectorTerm,
   Pod,
@@ -111,4 +112,13 @@ export function preferredNodeAffinity(pod: Pod): ((node: Node) => number) | unde
     for (const t of terms) if (t.match(labels, node.metadata.name)) score += t.weight;
     return score;
   };
+}
+
+/**
+ * kube's MatchNodeSelectorTerms over a whole NodeSelector (a PersistentVolume's required node
+ * affinity): any term matches; no usable term matches nothing.
+ */
+export function nodeSelectorMatches(selector: NodeSelector, node: Node): boolean {
+  const terms = selector.nodeSelectorTerms.map(compileTerm).filter((m) => m !== undefined);
+  return terms.some((m) => m(nodeLabels(node), node.metadata.name));
 }
