@@ -13,6 +13,7 @@ import {
   type QueueSortPlugin,
   type ScorePlugin,
 } from './interface.js';
+import { FrameworkRecorder, type FrameworkMetricsSink } from './metrics-recorder.js';
 import type { NodeInfo } from './node-info.js';
 import { buildPluginLists } from './plugin-lists.js';
 import type { Registry } from './registry.js';
@@ -44,6 +45,8 @@ export class Framework {
   readonly preScorePlugins: readonly PreScorePlugin[];
   readonly scorePlugins: readonly WeightedScorePlugin[];
   readonly bindPlugins: readonly BindPlugin[];
+  /** Extension point and plugin timings; records nothing until `recordMetrics` names a sink. */
+  metrics: FrameworkRecorder;
 
   private constructor(
     readonly profileName: string,
@@ -62,6 +65,12 @@ export class Framework {
       weight: lists.weights.get(plugin.name) ?? 1,
     }));
     this.bindPlugins = p.bind as BindPlugin[];
+    this.metrics = new FrameworkRecorder(undefined, profileName);
+  }
+
+  /** Sends this profile's extension point and (sampled) plugin timings to `sink`. */
+  recordMetrics(sink: FrameworkMetricsSink): void {
+    this.metrics = new FrameworkRecorder(sink, this.profileName);
   }
 
   /**
@@ -102,13 +111,22 @@ export class Framework {
 
   /** PreFilter: Skip marks the plugin's Filter as skipped; a rejection ends the cycle for every node. */
   runPreFilterPlugins(state: CycleState, pod: Pod): MaybeStatus {
+    const start = performance.now();
+    const s = this.preFilter(state, pod);
+    this.metrics.observePoint('PreFilter', s, start);
+    return s;
+  }
+
+  private preFilter(state: CycleState, pod: Pod): MaybeStatus {
     for (const pl of this.preFilterPlugins) {
       let s: MaybeStatus;
+      const t = state.recordPluginMetrics ? performance.now() : 0;
       try {
         s = pl.preFilter(state, pod);
       } catch (err) {
         s = Status.fromError(err);
       }
+      if (t !== 0) this.metrics.observePlugin(pl.name, 'PreFilter', s, t);
       if (!s || s.isSuccess()) continue;
       if (s.isSkip()) {
         state.skipFilterPlugins.add(pl.name);
@@ -131,11 +149,13 @@ export class Framework {
     for (const pl of this.filterPlugins) {
       if (state.skipFilterPlugins.has(pl.name)) continue;
       let s: MaybeStatus;
+      const t = state.recordPluginMetrics ? performance.now() : 0;
       try {
         s = pl.filter(state, pod, nodeInfo);
       } catch (err) {
         s = Status.fromError(err);
       }
+      if (t !== 0) this.metrics.observePlugin(pl.name, 'Filter', s, t);
       if (!s || s.isSuccess()) continue;
       if (s.isRejected()) return s.withPlugin(pl.name);
       return Status.fromError(
@@ -151,13 +171,22 @@ export class Framework {
 
   /** PreScore: Skip marks the plugin's Score as skipped; anything else unsuccessful is an error. */
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
+    const start = performance.now();
+    const s = this.preScore(state, pod, nodes);
+    this.metrics.observePoint('PreScore', s, start);
+    return s;
+  }
+
+  private preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
     for (const pl of this.preScorePlugins) {
       let s: MaybeStatus;
+      const t = state.recordPluginMetrics ? performance.now() : 0;
       try {
         s = pl.preScore(state, pod, nodes);
       } catch (err) {
         s = Status.fromError(err);
       }
+      if (t !== 0) this.metrics.observePlugin(pl.name, 'PreScore', s, t);
       if (!s || s.isSuccess()) continue;
       if (s.isSkip()) {
         state.skipScorePlugins.add(pl.name);
@@ -175,12 +204,28 @@ export class Framework {
    * 0..100, and contributes score × weight to each node's total.
    */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
+    const start = performance.now();
+    const outcome = this.score(state, pod, nodes);
+    this.metrics.observePoint('Score', outcome.ok ? undefined : outcome.status, start);
+    return outcome;
+  }
+
+  private score(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
+    const sampled = state.recordPluginMetrics;
     const totals = new Array<number>(nodes.length).fill(0);
     for (const { plugin: pl, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(pl.name)) continue;
       const scores = new Array<number>(nodes.length);
       try {
-        for (let i = 0; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+        if (!sampled) {
+          for (let i = 0; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+        } else {
+          for (let i = 0; i < nodes.length; i++) {
+            const t = performance.now();
+            scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+            this.metrics.observePlugin(pl.name, 'Score', undefined, t);
+          }
+        }
       } catch (err) {
         return {
           ok: false,
@@ -191,6 +236,7 @@ export class Framework {
           ).withPlugin(pl.name),
         };
       }
+      const t = sampled ? performance.now() : 0;
       try {
         pl.normalizeScores?.(scores, state, pod);
       } catch (err) {
@@ -203,6 +249,8 @@ export class Framework {
           ).withPlugin(pl.name),
         };
       }
+      if (sampled && pl.normalizeScores)
+        this.metrics.observePlugin(pl.name, 'ScoreExtensionNormalize', undefined, t);
       for (let i = 0; i < nodes.length; i++) {
         const s = scores[i] as number;
         if (!Number.isInteger(s) || s < MIN_NODE_SCORE || s > MAX_NODE_SCORE) {

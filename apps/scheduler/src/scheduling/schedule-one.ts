@@ -1,6 +1,7 @@
 import type { Snapshot } from '../cache/snapshot.js';
 import { CycleState } from '../framework/cycle-state.js';
 import type { Framework } from '../framework/framework.js';
+import { PLUGIN_METRICS_SAMPLE_PERCENT } from '../framework/metrics-recorder.js';
 import type { NodeInfo } from '../framework/node-info.js';
 import { Code, Status } from '../framework/status.js';
 import type { Pod } from '../framework/types.js';
@@ -74,7 +75,11 @@ export interface PodSchedulerOptions {
   readonly percentageOfNodesToScore: number;
   /** [0, 1); injectable so tie-breaks are testable. */
   readonly random?: () => number;
+  /** Whether a cycle records plugin durations; kube's 10% sample by default. */
+  readonly samplePluginMetrics?: () => boolean;
 }
+
+const samplePercent = () => Math.random() * 100 < PLUGIN_METRICS_SAMPLE_PERCENT;
 
 const failed = (status: Status, unschedulablePlugins: ReadonlySet<string> = new Set()): ScheduleOutcome => ({
   ok: false,
@@ -92,9 +97,11 @@ export class PodScheduler {
   /** Where the next cycle starts filtering, so every node gets its turn. */
   nextStartNodeIndex = 0;
   private readonly random: () => number;
+  private readonly samplePluginMetrics: () => boolean;
 
   constructor(private readonly options: PodSchedulerOptions) {
     this.random = options.random ?? Math.random;
+    this.samplePluginMetrics = options.samplePluginMetrics ?? samplePercent;
   }
 
   schedulePod(fwk: Framework, snapshot: Snapshot, pod: Pod, state = new CycleState()): ScheduleOutcome {
@@ -103,6 +110,7 @@ export class PodScheduler {
     if (numAll === 0) return failed(Status.of(Code.UnschedulableAndUnresolvable, NO_NODES_AVAILABLE));
 
     state.snapshot = snapshot;
+    state.recordPluginMetrics = this.samplePluginMetrics();
     const diagnosis = new Diagnosis();
     const pre = fwk.runPreFilterPlugins(state, pod);
     if (pre?.isRejected()) {
