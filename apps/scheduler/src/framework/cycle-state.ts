@@ -34,6 +34,8 @@ export class CycleState {
    * of cycles: timing every call of every plugin would cost more than some plugins do).
    */
   recordPluginMetrics = false;
+  /** Nodes whose Filter calls were timed this cycle (see PLUGIN_METRICS_NODES_PER_CYCLE). */
+  timedFilterNodes = 0;
 
   write<T>(key: StateKey<T>, value: T): void {
     this.data.set(key, value);

@@ -13,7 +13,11 @@ import {
   type QueueSortPlugin,
   type ScorePlugin,
 } from './interface.js';
-import { FrameworkRecorder, type FrameworkMetricsSink } from './metrics-recorder.js';
+import {
+  FrameworkRecorder,
+  PLUGIN_METRICS_NODES_PER_CYCLE,
+  type FrameworkMetricsSink,
+} from './metrics-recorder.js';
 import type { NodeInfo } from './node-info.js';
 import { buildPluginLists } from './plugin-lists.js';
 import type { Registry } from './registry.js';
@@ -146,10 +150,11 @@ export class Framework {
 
   /** Filters one node, stopping at the first plugin that rejects it. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const timed = state.recordPluginMetrics && state.timedFilterNodes++ < PLUGIN_METRICS_NODES_PER_CYCLE;
     for (const pl of this.filterPlugins) {
       if (state.skipFilterPlugins.has(pl.name)) continue;
       let s: MaybeStatus;
-      const t = state.recordPluginMetrics ? performance.now() : 0;
+      const t = timed ? performance.now() : 0;
       try {
         s = pl.filter(state, pod, nodeInfo);
       } catch (err) {
@@ -220,11 +225,13 @@ export class Framework {
         if (!sampled) {
           for (let i = 0; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
         } else {
-          for (let i = 0; i < nodes.length; i++) {
+          const timed = Math.min(nodes.length, PLUGIN_METRICS_NODES_PER_CYCLE);
+          for (let i = 0; i < timed; i++) {
             const t = performance.now();
             scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
             this.metrics.observePlugin(pl.name, 'Score', undefined, t);
           }
+          for (let i = timed; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
         }
       } catch (err) {
         return {

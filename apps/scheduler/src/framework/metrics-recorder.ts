@@ -31,6 +31,14 @@ export interface FrameworkMetricsSink {
 /** kube's pluginMetricsSamplePercent: plugin durations are recorded in this share of cycles. */
 export const PLUGIN_METRICS_SAMPLE_PERCENT = 10;
 
+/**
+ * In a sampled cycle, Filter and Score calls are timed on this many nodes only (kube times them on
+ * every node). Each observation is still one call, so the histogram keeps kube's meaning; timing
+ * all of 1,000 nodes made a sampled cycle about ten times as costly as an unsampled one in
+ * JavaScript (two clock reads and a prom-client observation per plugin per node).
+ */
+export const PLUGIN_METRICS_NODES_PER_CYCLE = 16;
+
 const codeOf = (s: MaybeStatus): Code => (s ? s.code : Code.Success);
 
 /**
