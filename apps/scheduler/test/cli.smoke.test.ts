@@ -115,7 +115,9 @@ describe('keel-scheduler command line (built, plain node)', () => {
     const second = join(dir, 'second.yaml');
     expect((await runNode(entry, ['--config', cfg, '--write-config-to', first])).code).toBe(0);
     const text = readFileSync(first, 'utf8');
-    expect(text.startsWith('apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n')).toBe(true);
+    expect(
+      text.startsWith('apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n'),
+    ).toBe(true);
     expect(text).toMatch(/- name: NodeResourcesFit\n +weight: 4\n/);
     expect((await runNode(entry, ['--config', first, '--write-config-to', second])).code).toBe(0);
     expect(readFileSync(second, 'utf8')).toBe(text);

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CycleState } from './cycle-state.js';
 import { Framework } from './framework.js';
 import type { Plugin } from './interface.js';
-import type { ExtensionPointLabel, FrameworkMetricsSink } from './metrics-recorder.js';
+import {
+  PLUGIN_METRICS_NODES_PER_CYCLE,
+  type ExtensionPointLabel,
+  type FrameworkMetricsSink,
+} from './metrics-recorder.js';
 import { Registry } from './registry.js';
 import { Status } from './status.js';
 import { makeNode, makeNodeInfo, makePod, makeProfile } from './testing/fixtures.js';
@@ -70,7 +74,11 @@ describe('framework metrics', () => {
     const { sink, seen } = recordingSink();
     fwk.recordMetrics(sink);
     cycle(fwk, false);
-    expect(seen).toEqual(['PreFilter Success default-scheduler', 'PreScore Success default-scheduler', 'Score Success default-scheduler']);
+    expect(seen).toEqual([
+      'PreFilter Success default-scheduler',
+      'PreScore Success default-scheduler',
+      'Score Success default-scheduler',
+    ]);
     seen.length = 0;
     cycle(fwk, true);
     expect(seen).toEqual([
@@ -107,5 +115,21 @@ describe('framework metrics', () => {
     fwk.recordMetrics(sink);
     fwk.runPreFilterPlugins(new CycleState(), pod);
     expect(seen).toEqual(['PreFilter UnschedulableAndUnresolvable default-scheduler']);
+  });
+
+  it('times Filter and Score calls on a bounded number of nodes per sampled cycle', () => {
+    const fwk = framework();
+    const { sink, seen } = recordingSink();
+    fwk.recordMetrics(sink);
+    const many = Array.from({ length: PLUGIN_METRICS_NODES_PER_CYCLE + 9 }, (_, i) =>
+      makeNodeInfo(makeNode(`m${i}`)),
+    );
+    const state = new CycleState();
+    state.recordPluginMetrics = true;
+    for (const n of many) fwk.runFilterPlugins(state, pod, n);
+    const scored = fwk.runScorePlugins(state, pod, many);
+    expect(scored.ok && scored.totals.length).toBe(many.length);
+    expect(seen.filter((l) => l === 'Fit Filter Success')).toHaveLength(PLUGIN_METRICS_NODES_PER_CYCLE);
+    expect(seen.filter((l) => l === 'Scorer Score Success')).toHaveLength(PLUGIN_METRICS_NODES_PER_CYCLE);
   });
 });

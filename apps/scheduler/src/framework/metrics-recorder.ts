@@ -60,7 +60,7 @@ export class FrameworkRecorder {
     if (!this.sink) return;
     const code = codeOf(status);
     let byCode = this.points.get(point);
-    if (!byCode) this.points.set(point, (byCode = new Map()));
+    if (!byCode) this.points.set(point, (byCode = new Map<Code, DurationSeries>()));
     let series = byCode.get(code);
     if (!series) byCode.set(code, (series = this.sink.extensionPoint(point, code, this.profile)));
     series.observe((performance.now() - startMs) / 1000);
@@ -71,9 +71,9 @@ export class FrameworkRecorder {
     if (!this.sink) return;
     const code = codeOf(status);
     let byPoint = this.plugins.get(plugin);
-    if (!byPoint) this.plugins.set(plugin, (byPoint = new Map()));
+    if (!byPoint) this.plugins.set(plugin, (byPoint = new Map<string, Map<Code, DurationSeries>>()));
     let byCode = byPoint.get(point);
-    if (!byCode) byPoint.set(point, (byCode = new Map()));
+    if (!byCode) byPoint.set(point, (byCode = new Map<Code, DurationSeries>()));
     let series = byCode.get(code);
     if (!series) byCode.set(code, (series = this.sink.plugin(plugin, point, code)));
     series.observe((performance.now() - startMs) / 1000);

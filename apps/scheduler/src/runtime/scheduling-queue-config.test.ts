@@ -14,7 +14,10 @@ const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(
 function configFrom(body: string): SchedulerConfiguration {
   const dir = mkdtempSync(join(tmpdir(), 'keel-queue-config-'));
   const path = join(dir, 'config.yaml');
-  writeFileSync(path, `apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n${body}`);
+  writeFileSync(
+    path,
+    `apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n${body}`,
+  );
   const r = loadSchedulerConfigFile(path);
   rmSync(dir, { recursive: true, force: true });
   if (!r.config) throw new Error(r.errors.join('; '));
@@ -24,10 +27,15 @@ function configFrom(body: string): SchedulerConfiguration {
 function queueFor(config: SchedulerConfiguration, maxInUnschedulableMs: number) {
   const clock = new FakeClock(1_000_000);
   const incoming: string[] = [];
-  const q = newSchedulingQueue(config, maxInUnschedulableMs, buildFrameworks(config, () => binder), {
-    clock,
-    onIncoming: (queue, event) => incoming.push(`${queue} ${event}`),
-  });
+  const q = newSchedulingQueue(
+    config,
+    maxInUnschedulableMs,
+    buildFrameworks(config, () => binder),
+    {
+      clock,
+      onIncoming: (queue, event) => incoming.push(`${queue} ${event}`),
+    },
+  );
   const where = (name: string) => q.pendingPods().find((p) => p.pod.metadata.name === name)?.queue;
   return { q, clock, incoming, where };
 }
@@ -44,7 +52,10 @@ async function fail(q: PriorityQueue, plugins: string[] = []): Promise<void> {
 
 describe('the scheduling queue built from the configuration', () => {
   it('backs off for podInitialBackoffSeconds, doubling up to podMaxBackoffSeconds', async () => {
-    const { q, clock, where } = queueFor(configFrom('podInitialBackoffSeconds: 4\npodMaxBackoffSeconds: 6\n'), 60_000);
+    const { q, clock, where } = queueFor(
+      configFrom('podInitialBackoffSeconds: 4\npodMaxBackoffSeconds: 6\n'),
+      60_000,
+    );
     q.add(makePod('a'));
     await fail(q);
     clock.advance(3_999); // the default (1 s) would have released it long ago

@@ -183,7 +183,7 @@ export class SchedulerMetrics {
   /** One pod entering a queue (the queue's onIncoming); series are kept, so a count allocates nothing. */
   incomingPod(queue: IncomingQueue, event: string): void {
     let byQueue = this.incomingChildren.get(event);
-    if (!byQueue) this.incomingChildren.set(event, (byQueue = new Map()));
+    if (!byQueue) this.incomingChildren.set(event, (byQueue = new Map<string, CounterChild>()));
     let child = byQueue.get(queue);
     if (!child) byQueue.set(queue, (child = this.queueIncomingPods.child({ queue, event })));
     child.inc();
