@@ -124,6 +124,27 @@ describe('v1beta1', () => {
     expect(p.pluginConfig[0]?.args.defaultingType).toBe('List');
   });
 
+  it('turns the args of a v1beta1 file into v1 args', () => {
+    const p = profileOf(
+      'v1beta1',
+      `profiles:
+- pluginConfig:
+  - name: InterPodAffinity
+    args: {apiVersion: kubescheduler.config.k8s.io/v1beta1, kind: InterPodAffinityArgs, hardPodAffinityWeight: 2}
+`,
+    );
+    expect(p.pluginConfig).toEqual([
+      {
+        name: 'InterPodAffinity',
+        args: {
+          apiVersion: 'kubescheduler.config.k8s.io/v1',
+          kind: 'InterPodAffinityArgs',
+          hardPodAffinityWeight: 2,
+        },
+      },
+    ]);
+  });
+
   it('ignores disabling a plugin Keel never runs', () => {
     const p = profileOf(
       'v1beta1',

@@ -191,6 +191,28 @@ function v1beta2DroppedPoints(file: SchedulerConfigFile): string[] {
 }
 
 /**
+ * Plugin args may carry their own apiVersion (kube writes them so); converted, they are v1 args,
+ * so a file written back out does not mix versions.
+ */
+function argsAsV1(file: SchedulerConfigFile, version: SchedulerConfigVersion): SchedulerConfigFile {
+  if (version === 'v1' || !file.profiles) return file;
+  const from = `${SCHEDULER_CONFIG_GROUP}/${version}`;
+  const profiles = file.profiles.map((p) =>
+    p.pluginConfig
+      ? {
+          ...p,
+          pluginConfig: p.pluginConfig.map((c) =>
+            c.args?.apiVersion === from
+              ? { ...c, args: { ...c.args, apiVersion: `${SCHEDULER_CONFIG_GROUP}/v1` } }
+              : c,
+          ),
+        }
+      : p,
+  );
+  return { ...file, profiles };
+}
+
+/**
  * Converts a structurally valid file of any accepted version into the v1 shape the rules and the
  * defaulting read, with the version's own default plugins. Field paths in errors are those of the
  * file as written.
@@ -198,7 +220,7 @@ function v1beta2DroppedPoints(file: SchedulerConfigFile): string[] {
 export function convertToInternal(version: SchedulerConfigVersion, data: unknown): Converted {
   const pluginDefaults = pluginDefaultsFor(version);
   if (version === 'v1' || version === 'v1beta3') {
-    const file = data as SchedulerConfigFile;
+    const file = argsAsV1(data as SchedulerConfigFile, version);
     return { file, pluginDefaults, warnings: [], errors: removedPluginErrors(file) };
   }
   const { healthzBindAddress, metricsBindAddress, ...rest } = data as BetaConfigFile;
@@ -209,7 +231,7 @@ export function convertToInternal(version: SchedulerConfigVersion, data: unknown
         `${field} is ignored: Keel has no insecure port and serves /healthz and /metrics on --secure-port only`,
     );
   if (version === 'v1beta2') {
-    const file = rest as SchedulerConfigFile;
+    const file = argsAsV1(rest, version);
     return {
       file,
       pluginDefaults,
@@ -219,6 +241,6 @@ export function convertToInternal(version: SchedulerConfigVersion, data: unknown
   }
   const errors: string[] = [];
   const profiles = (rest.profiles ?? []).map((p, i) => convertV1beta1Profile(p, i, errors));
-  const file: SchedulerConfigFile = { ...rest, ...(rest.profiles ? { profiles } : {}) };
+  const file = argsAsV1({ ...rest, ...(rest.profiles ? { profiles } : {}) }, version);
   return { file, pluginDefaults, warnings, errors };
 }
