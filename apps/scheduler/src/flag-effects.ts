@@ -24,11 +24,19 @@ export const schedulerFlagEffects: FlagEffects = {
     ],
   },
   'write-config-to': {
-    acts: ['apps/scheduler/test/cli.smoke.test.ts', 'apps/scheduler/src/options/resolve.test.ts'],
+    acts: [
+      'apps/scheduler/test/cli.smoke.test.ts',
+      'apps/scheduler/src/options/resolve.test.ts',
+      'apps/scheduler/src/options/config-versions.test.ts',
+    ],
   },
   master: { acts: ['apps/scheduler/test/startup.test.ts', 'apps/scheduler/src/runtime/connection.test.ts'] },
   'pod-max-in-unschedulable-pods-duration': {
-    acts: ['apps/scheduler/src/queue/priority-queue.test.ts', 'apps/scheduler/src/options/resolve.test.ts'],
+    acts: [
+      'apps/scheduler/src/runtime/scheduling-queue-config.test.ts',
+      'apps/scheduler/src/queue/priority-queue.test.ts',
+      'apps/scheduler/src/options/resolve.test.ts',
+    ],
   },
   'cloudvendor-container-registry-config': {
     meaningless: 'the scheduler pulls no images and Keel has no cloud vendor code',

@@ -103,6 +103,26 @@ describe('keel-scheduler command line (built, plain node)', () => {
     expect(text).toContain('leaseDuration: 15s');
   });
 
+  it('--write-config-to writes a v1beta1 file as v1, which reads back to the same configuration', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-sched-'));
+    const cfg = join(dir, 'old.yaml');
+    writeFileSync(
+      cfg,
+      'apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\n' +
+        'profiles:\n- plugins:\n    score:\n      enabled: [{name: NodeResourcesLeastAllocated, weight: 4}]\n',
+    );
+    const first = join(dir, 'first.yaml');
+    const second = join(dir, 'second.yaml');
+    expect((await runNode(entry, ['--config', cfg, '--write-config-to', first])).code).toBe(0);
+    const text = readFileSync(first, 'utf8');
+    expect(
+      text.startsWith('apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n'),
+    ).toBe(true);
+    expect(text).toMatch(/- name: NodeResourcesFit\n +weight: 4\n/);
+    expect((await runNode(entry, ['--config', first, '--write-config-to', second])).code).toBe(0);
+    expect(readFileSync(second, 'utf8')).toBe(text);
+  });
+
   it('ignores deprecated flags with a warning when --config is given', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'keel-sched-'));
     const cfg = join(dir, 'config.yaml');

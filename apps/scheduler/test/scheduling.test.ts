@@ -152,6 +152,25 @@ describe('keel-scheduler against keel-apiserver (built processes)', () => {
       expect(value('scheduler_pending_pods{queue="gated"}')).toBe(0);
       expect(value('scheduler_pod_scheduling_attempts_count')).toBe(1);
       expect(value('scheduler_scheduling_algorithm_duration_seconds_count')).toBe(1);
+      const point = (p: string, status: string) =>
+        `scheduler_framework_extension_point_duration_seconds_count{extension_point="${p}",status="${status}",profile="default-scheduler"}`;
+      expect(value(point('PreFilter', 'Success'))).toBeGreaterThanOrEqual(2);
+      expect(value(point('Bind', 'Success'))).toBe(1);
+      // Plugin durations are sampled in 10% of cycles: the metric is there, its series may not be.
+      expect(text).toContain('# TYPE scheduler_plugin_execution_duration_seconds histogram');
+      expect(
+        value('scheduler_queue_incoming_pods_total{queue="active",event="PodAdd"}'),
+      ).toBeGreaterThanOrEqual(2);
+      expect(
+        value('scheduler_queue_incoming_pods_total{queue="unschedulable",event="ScheduleAttemptFailure"}'),
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        value('scheduler_unschedulable_pods{plugin="NodeResourcesFit",profile="default-scheduler"}'),
+      ).toBe(1);
+      expect(value('scheduler_scheduler_cache_size{type="nodes"}')).toBeGreaterThanOrEqual(1);
+      expect(value('scheduler_scheduler_cache_size{type="pods"}')).toBeGreaterThanOrEqual(1);
+      expect(value('scheduler_preemption_attempts_total')).toBe(0);
+      expect(text).toContain('# TYPE scheduler_preemption_victims histogram');
     } finally {
       await agent.close();
     }

@@ -29,6 +29,13 @@ export class CycleState {
    * cluster, not just on the node being filtered. Set by the scheduler before PreFilter.
    */
   snapshot: Snapshot | undefined;
+  /**
+   * Whether this cycle records each plugin's duration (kube samples PLUGIN_METRICS_SAMPLE_PERCENT
+   * of cycles: timing every call of every plugin would cost more than some plugins do).
+   */
+  recordPluginMetrics = false;
+  /** Nodes whose Filter calls were timed this cycle (see PLUGIN_METRICS_NODES_PER_CYCLE). */
+  timedFilterNodes = 0;
 
   write<T>(key: StateKey<T>, value: T): void {
     this.data.set(key, value);

@@ -21,6 +21,11 @@ import {
   type ReservePlugin,
   type ScorePlugin,
 } from './interface.js';
+import {
+  FrameworkRecorder,
+  PLUGIN_METRICS_NODES_PER_CYCLE,
+  type FrameworkMetricsSink,
+} from './metrics-recorder.js';
 import type { NodeInfo } from './node-info.js';
 import type { NodeToStatus } from './node-to-status.js';
 import { buildPluginLists } from './plugin-lists.js';
@@ -56,6 +61,8 @@ export class Framework implements FilterRunner {
   readonly reservePlugins: readonly ReservePlugin[];
   readonly preBindPlugins: readonly PreBindPlugin[];
   readonly bindPlugins: readonly BindPlugin[];
+  /** Extension point and plugin timings; records nothing until `recordMetrics` names a sink. */
+  metrics: FrameworkRecorder;
 
   private constructor(
     readonly profileName: string,
@@ -79,6 +86,12 @@ export class Framework implements FilterRunner {
     this.reservePlugins = p.reserve as ReservePlugin[];
     this.preBindPlugins = p.preBind as PreBindPlugin[];
     this.bindPlugins = p.bind as BindPlugin[];
+    this.metrics = new FrameworkRecorder(undefined, profileName);
+  }
+
+  /** Sends this profile's extension point and (sampled) plugin timings to `sink`. */
+  recordMetrics(sink: FrameworkMetricsSink): void {
+    this.metrics = new FrameworkRecorder(sink, this.profileName);
   }
 
   /**
@@ -126,13 +139,22 @@ export class Framework implements FilterRunner {
 
   /** PreFilter: Skip marks the plugin's Filter as skipped; a rejection ends the cycle for every node. */
   runPreFilterPlugins(state: CycleState, pod: Pod): MaybeStatus {
+    const start = performance.now();
+    const s = this.preFilter(state, pod);
+    this.metrics.observePoint('PreFilter', s, start);
+    return s;
+  }
+
+  private preFilter(state: CycleState, pod: Pod): MaybeStatus {
     for (const pl of this.preFilterPlugins) {
       let s: MaybeStatus;
+      const t = state.recordPluginMetrics ? performance.now() : 0;
       try {
         s = pl.preFilter(state, pod);
       } catch (err) {
         s = Status.fromError(err);
       }
+      if (t !== 0) this.metrics.observePlugin(pl.name, 'PreFilter', s, t);
       if (!s || s.isSuccess()) continue;
       if (s.isSkip()) {
         state.skipFilterPlugins.add(pl.name);
@@ -152,14 +174,17 @@ export class Framework implements FilterRunner {
 
   /** Filters one node, stopping at the first plugin that rejects it. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const timed = state.recordPluginMetrics && state.timedFilterNodes++ < PLUGIN_METRICS_NODES_PER_CYCLE;
     for (const pl of this.filterPlugins) {
       if (state.skipFilterPlugins.has(pl.name)) continue;
       let s: MaybeStatus;
+      const t = timed ? performance.now() : 0;
       try {
         s = pl.filter(state, pod, nodeInfo);
       } catch (err) {
         s = Status.fromError(err);
       }
+      if (t !== 0) this.metrics.observePlugin(pl.name, 'Filter', s, t);
       if (!s || s.isSuccess()) continue;
       if (s.isRejected()) return s.withPlugin(pl.name);
       return Status.fromError(
@@ -238,13 +263,22 @@ export class Framework implements FilterRunner {
 
   /** PreScore: Skip marks the plugin's Score as skipped; anything else unsuccessful is an error. */
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
+    const start = performance.now();
+    const s = this.preScore(state, pod, nodes);
+    this.metrics.observePoint('PreScore', s, start);
+    return s;
+  }
+
+  private preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
     for (const pl of this.preScorePlugins) {
       let s: MaybeStatus;
+      const t = state.recordPluginMetrics ? performance.now() : 0;
       try {
         s = pl.preScore(state, pod, nodes);
       } catch (err) {
         s = Status.fromError(err);
       }
+      if (t !== 0) this.metrics.observePlugin(pl.name, 'PreScore', s, t);
       if (!s || s.isSuccess()) continue;
       if (s.isSkip()) {
         state.skipScorePlugins.add(pl.name);
@@ -262,12 +296,30 @@ export class Framework implements FilterRunner {
    * 0..100, and contributes score × weight to each node's total.
    */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
+    const start = performance.now();
+    const outcome = this.score(state, pod, nodes);
+    this.metrics.observePoint('Score', outcome.ok ? undefined : outcome.status, start);
+    return outcome;
+  }
+
+  private score(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
+    const sampled = state.recordPluginMetrics;
     const totals = new Array<number>(nodes.length).fill(0);
     for (const { plugin: pl, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(pl.name)) continue;
       const scores = new Array<number>(nodes.length);
       try {
-        for (let i = 0; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+        if (!sampled) {
+          for (let i = 0; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+        } else {
+          const timed = Math.min(nodes.length, PLUGIN_METRICS_NODES_PER_CYCLE);
+          for (let i = 0; i < timed; i++) {
+            const t = performance.now();
+            scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+            this.metrics.observePlugin(pl.name, 'Score', undefined, t);
+          }
+          for (let i = timed; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
+        }
       } catch (err) {
         return {
           ok: false,
@@ -278,6 +330,7 @@ export class Framework implements FilterRunner {
           ).withPlugin(pl.name),
         };
       }
+      const t = sampled ? performance.now() : 0;
       try {
         pl.normalizeScores?.(scores, state, pod);
       } catch (err) {
@@ -290,6 +343,8 @@ export class Framework implements FilterRunner {
           ).withPlugin(pl.name),
         };
       }
+      if (sampled && pl.normalizeScores)
+        this.metrics.observePlugin(pl.name, 'ScoreExtensionNormalize', undefined, t);
       for (let i = 0; i < nodes.length; i++) {
         const s = scores[i] as number;
         if (!Number.isInteger(s) || s < MIN_NODE_SCORE || s > MAX_NODE_SCORE) {

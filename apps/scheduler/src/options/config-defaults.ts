@@ -18,7 +18,8 @@ import {
 
 const EMPTY_SET: PluginSet = { enabled: [], disabled: [] };
 
-function defaultPlugins(): Plugins {
+/** v1's defaults: everything through multiPoint. */
+export function defaultPlugins(): Plugins {
   const plugins = Object.fromEntries(EXTENSION_POINTS.map((p) => [p, EMPTY_SET])) as Record<
     keyof Plugins,
     PluginSet
@@ -60,8 +61,7 @@ export function mergePluginSet(defaults: PluginSet, custom: PluginSetFile | unde
   return { enabled, disabled };
 }
 
-function defaultProfile(p: ProfileFile, onlyProfile: boolean): SchedulerProfile {
-  const defaults = defaultPlugins();
+function defaultProfile(p: ProfileFile, onlyProfile: boolean, defaults: Plugins): SchedulerProfile {
   const plugins = Object.fromEntries(
     EXTENSION_POINTS.map((ep) => [ep, mergePluginSet(defaults[ep], p.plugins?.[ep])]),
   ) as Plugins;
@@ -77,9 +77,13 @@ function defaultProfile(p: ProfileFile, onlyProfile: boolean): SchedulerProfile 
   };
 }
 
-/** Fills every field the file left out (kube's SetDefaults_KubeSchedulerConfiguration). */
+/**
+ * Fills every field the file left out (kube's SetDefaults_KubeSchedulerConfiguration); the default
+ * plugins depend on the file's version (see config-versions.ts).
+ */
 export function applyDefaults(
   file: Omit<SchedulerConfigFile, 'apiVersion' | 'kind'>,
+  pluginDefaults: Plugins = defaultPlugins(),
 ): SchedulerConfiguration {
   const le = new LeaderElectionOptions().toConfig();
   const cc = file.clientConnection ?? {};
@@ -109,7 +113,7 @@ export function applyDefaults(
     percentageOfNodesToScore: file.percentageOfNodesToScore ?? 0,
     podInitialBackoffSeconds: file.podInitialBackoffSeconds ?? 1,
     podMaxBackoffSeconds: file.podMaxBackoffSeconds ?? 10,
-    profiles: profiles.map((p) => defaultProfile(p, profiles.length === 1)),
+    profiles: profiles.map((p) => defaultProfile(p, profiles.length === 1, pluginDefaults)),
     extenders: (file.extenders ?? []).map(defaultExtender),
     delayCacheUntilActive: file.delayCacheUntilActive ?? false,
   };

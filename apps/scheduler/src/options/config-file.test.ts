@@ -17,6 +17,8 @@ function file(text: string, ext = 'yaml'): string {
   return path;
 }
 
+const ONE_OF = `expected one of ${['v1beta1', 'v1beta2', 'v1beta3', 'v1'].map((v) => `"kubescheduler.config.k8s.io/${v}"`).join(', ')}`;
+
 const HEADER = 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n';
 
 function load(body: string): { path: string; result: ReturnType<typeof loadSchedulerConfigFile> } {
@@ -209,20 +211,16 @@ describe('loadSchedulerConfigFile: one clear line for an unusable file', () => {
       'kind "Pod" is not supported; expected "KubeSchedulerConfiguration"',
     ],
     [
-      'old apiVersion',
-      'apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n',
-      'apiVersion "kubescheduler.config.k8s.io/v1beta3" is not supported; expected "kubescheduler.config.k8s.io/v1"',
+      'removed apiVersion',
+      'apiVersion: kubescheduler.config.k8s.io/v1alpha2\nkind: KubeSchedulerConfiguration\n',
+      `apiVersion "kubescheduler.config.k8s.io/v1alpha2" is not supported; ${ONE_OF}`,
     ],
     [
       'neutral-word apiVersion',
       'apiVersion: kubescheduler.config.platform.io/v1\nkind: KubeSchedulerConfiguration\n',
-      'apiVersion "kubescheduler.config.platform.io/v1" is not supported; expected "kubescheduler.config.k8s.io/v1"',
+      `apiVersion "kubescheduler.config.platform.io/v1" is not supported; ${ONE_OF}`,
     ],
-    [
-      'missing apiVersion',
-      'kind: KubeSchedulerConfiguration\n',
-      'apiVersion is missing; expected "kubescheduler.config.k8s.io/v1"',
-    ],
+    ['missing apiVersion', 'kind: KubeSchedulerConfiguration\n', `apiVersion is missing; ${ONE_OF}`],
   ])('%s', (_name, text, expected) => {
     const path = file(text);
     expect(loadSchedulerConfigFile(path)).toEqual({ errors: [`${path}: ${expected}`] });

@@ -2,13 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseDocument, stringify } from 'yaml';
 import { applyDefaults } from './config-defaults.js';
 import { validateConfigFile, validateSchedulerConfiguration } from './config-rules.js';
-import { dropNullFields, formatIssues, schedulerConfigFileSchema } from './config-schema.js';
+import { dropNullFields, formatIssues, VERSION_SCHEMAS } from './config-schema.js';
+import { SCHEDULER_CONFIG_KIND, type SchedulerConfiguration } from './config-types.js';
 import { serializeExtender } from './extender-config.js';
 import {
-  SCHEDULER_CONFIG_API_VERSION,
-  SCHEDULER_CONFIG_KIND,
-  type SchedulerConfiguration,
-} from './config-types.js';
+  ACCEPTED_VERSIONS,
+  convertToInternal,
+  SCHEDULER_CONFIG_GROUP,
+  versionOf,
+} from './config-versions.js';
 
 export type ConfigFileResult =
   | { readonly config: SchedulerConfiguration; readonly warnings: string[]; readonly errors?: undefined }
@@ -19,16 +21,27 @@ function ioReason(err: unknown): string {
   return ((err as Error).message ?? String(err)).split(', ')[0] ?? String(err);
 }
 
+const acceptedList = ACCEPTED_VERSIONS.map((v) => JSON.stringify(`${SCHEDULER_CONFIG_GROUP}/${v}`)).join(
+  ', ',
+);
+
 function checkHeader(doc: Record<string, unknown>): string[] {
-  const check = (field: string, expected: string) => {
-    const value = doc[field];
-    if (value === undefined || value === null)
-      return [`${field} is missing; expected ${JSON.stringify(expected)}`];
-    return value === expected
-      ? []
-      : [`${field} ${JSON.stringify(value)} is not supported; expected ${JSON.stringify(expected)}`];
-  };
-  return [...check('apiVersion', SCHEDULER_CONFIG_API_VERSION), ...check('kind', SCHEDULER_CONFIG_KIND)];
+  const { apiVersion, kind } = doc;
+  const missing = (v: unknown) => v === undefined || v === null;
+  return [
+    ...(missing(apiVersion)
+      ? [`apiVersion is missing; expected one of ${acceptedList}`]
+      : versionOf(apiVersion)
+        ? []
+        : [`apiVersion ${JSON.stringify(apiVersion)} is not supported; expected one of ${acceptedList}`]),
+    ...(missing(kind)
+      ? [`kind is missing; expected ${JSON.stringify(SCHEDULER_CONFIG_KIND)}`]
+      : kind === SCHEDULER_CONFIG_KIND
+        ? []
+        : [
+            `kind ${JSON.stringify(kind)} is not supported; expected ${JSON.stringify(SCHEDULER_CONFIG_KIND)}`,
+          ]),
+  ];
 }
 
 /** Parses YAML or JSON text into a defaulted configuration; problems are returned without a file prefix. */
@@ -50,11 +63,16 @@ function parseConfigText(text: string): ConfigFileResult {
   }
   const header = checkHeader(raw as Record<string, unknown>);
   if (header.length > 0) return { errors: header };
-  const parsed = schedulerConfigFileSchema.safeParse(dropNullFields(raw), { reportInput: true });
+  const version = versionOf((raw as Record<string, unknown>).apiVersion);
+  if (version === undefined) return { errors: ['apiVersion: not supported'] }; // checkHeader refused it
+  const parsed = VERSION_SCHEMAS[version].safeParse(dropNullFields(raw), { reportInput: true });
   if (!parsed.success) return { errors: formatIssues(parsed.error.issues) };
-  const fileErrors = validateConfigFile(parsed.data);
+  const converted = convertToInternal(version, parsed.data);
+  if (converted.errors.length > 0) return { errors: converted.errors };
+  const fileErrors = validateConfigFile(converted.file);
   if (fileErrors.length > 0) return { errors: fileErrors };
-  return { config: applyDefaults(parsed.data), warnings: [] };
+  const config = applyDefaults(converted.file, converted.pluginDefaults);
+  return { config, warnings: [...converted.warnings] };
 }
 
 const prefixed = (path: string, lines: string[]) => lines.map((l) => `${path}: ${l}`);

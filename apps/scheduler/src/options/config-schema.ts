@@ -36,20 +36,23 @@ const plugin = z.strictObject({ name: z.string(), weight: opt(z.int32()) });
 
 const pluginSet = z.strictObject({ enabled: opt(z.array(plugin)), disabled: opt(z.array(plugin)) });
 
-const plugins = z.strictObject(
-  Object.fromEntries(EXTENSION_POINTS.map((p) => [p, opt(pluginSet)])) as Record<
-    ExtensionPoint,
-    ReturnType<typeof opt<typeof pluginSet>>
-  >,
+const pluginsFor = (points: readonly ExtensionPoint[]) =>
+  z.strictObject(
+    Object.fromEntries(points.map((p) => [p, opt(pluginSet)])) as Record<
+      ExtensionPoint,
+      ReturnType<typeof opt<typeof pluginSet>>
+    >,
+  );
+
+const pluginConfig = z.array(
+  z.strictObject({ name: z.string(), args: opt(z.record(z.string(), z.unknown())) }),
 );
 
 const profile = z.strictObject({
   schedulerName: opt(z.string()),
   percentageOfNodesToScore: opt(z.int32()),
-  plugins: opt(plugins),
-  pluginConfig: opt(
-    z.array(z.strictObject({ name: z.string(), args: opt(z.record(z.string(), z.unknown())) })),
-  ),
+  plugins: opt(pluginsFor(EXTENSION_POINTS)),
+  pluginConfig: opt(pluginConfig),
 });
 
 const leaderElection = z.strictObject({
@@ -85,6 +88,41 @@ export const schedulerConfigFileSchema = z.strictObject({
   extenders: opt(z.array(extenderSchema)),
   delayCacheUntilActive: opt(z.boolean()),
 });
+
+/**
+ * The beta versions' shapes, from kube-scheduler's config/v1beta* types at their last release:
+ * no per-profile percentageOfNodesToScore (v1 added it) and no delayCacheUntilActive; v1beta1 and
+ * v1beta2 still carry the insecure-port addresses; v1beta1 has neither preEnqueue nor multiPoint.
+ */
+const betaProfile = (points: readonly ExtensionPoint[]) =>
+  z.strictObject({
+    schedulerName: opt(z.string()),
+    plugins: opt(pluginsFor(points)),
+    pluginConfig: opt(pluginConfig),
+  });
+
+const betaFile = (points: readonly ExtensionPoint[], bindAddresses: boolean) =>
+  schedulerConfigFileSchema.omit({ delayCacheUntilActive: true, profiles: true }).extend({
+    profiles: opt(z.array(betaProfile(points))),
+    ...(bindAddresses ? { healthzBindAddress: opt(z.string()), metricsBindAddress: opt(z.string()) } : {}),
+  });
+
+const V1BETA1_POINTS = EXTENSION_POINTS.filter((p) => p !== 'preEnqueue' && p !== 'multiPoint');
+
+/** The schema of each accepted `kubescheduler.config.k8s.io` version. */
+export const VERSION_SCHEMAS = {
+  v1beta1: betaFile(V1BETA1_POINTS, true),
+  v1beta2: betaFile(EXTENSION_POINTS, true),
+  v1beta3: betaFile(EXTENSION_POINTS, false),
+  v1: schedulerConfigFileSchema,
+} as const;
+export type SchedulerConfigVersion = keyof typeof VERSION_SCHEMAS;
+
+/** A beta file after structural checks: the v1 fields it shares plus the insecure-port addresses. */
+export type BetaConfigFile = z.output<ReturnType<typeof betaFile>> & {
+  healthzBindAddress?: string | undefined;
+  metricsBindAddress?: string | undefined;
+};
 
 /** A configuration file after structural checks, before defaulting. */
 export type SchedulerConfigFile = z.output<typeof schedulerConfigFileSchema>;

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Framework } from '../framework/framework.js';
 import type { BindPlugin } from '../framework/interface.js';
-import { KNOWN_PLUGINS, applyDefaults, defaultSchedulerConfiguration } from '../options/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  KNOWN_PLUGINS,
+  applyDefaults,
+  defaultSchedulerConfiguration,
+  loadSchedulerConfigFile,
+} from '../options/index.js';
 import { newInTreeRegistry } from './default-registry.js';
 
 const binder: BindPlugin = { name: 'DefaultBinder', bind: () => Promise.resolve(undefined) };
@@ -105,5 +113,34 @@ describe('newInTreeRegistry', () => {
     expect(names(fwk.preFilterPlugins)).toContain('VolumeZone');
     expect(names(fwk.filterPlugins)).not.toContain('VolumeZone');
     expect(names(fwk.filterPlugins)).toContain('NodeVolumeLimits');
+  });
+
+  it('builds a v1beta1 profile with its own extension-point sets and weights', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-registry-'));
+    const path = join(dir, 'v1beta1.yaml');
+    writeFileSync(
+      path,
+      'apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\n' +
+        'profiles:\n- plugins:\n    score:\n      disabled: [{name: NodeResourcesLeastAllocated}]\n' +
+        '      enabled: [{name: NodeResourcesMostAllocated, weight: 3}]\n',
+    );
+    const loaded = loadSchedulerConfigFile(path);
+    rmSync(dir, { recursive: true, force: true });
+    const profile = loaded.config?.profiles[0];
+    if (!profile) throw new Error(loaded.errors?.join('; ') ?? 'no profile');
+    const fwk = Framework.fromProfile(
+      profile,
+      newInTreeRegistry().register('DefaultBinder', () => binder),
+    );
+    expect(names(fwk.preScorePlugins)).toEqual(['InterPodAffinity', 'PodTopologySpread', 'TaintToleration']);
+    expect(fwk.scorePlugins.map((s) => [s.plugin.name, s.weight])).toEqual([
+      ['NodeResourcesBalancedAllocation', 1],
+      ['ImageLocality', 1],
+      ['InterPodAffinity', 1],
+      ['NodeAffinity', 1],
+      ['PodTopologySpread', 2],
+      ['TaintToleration', 1],
+      ['NodeResourcesFit', 3],
+    ]);
   });
 });

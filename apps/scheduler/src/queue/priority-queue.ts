@@ -13,6 +13,14 @@ import {
 } from './scheduling-queue.js';
 import { UnschedulablePods } from './unschedulable-pods.js';
 
+/** kube's event labels for scheduler_queue_incoming_pods_total that are not cluster events. */
+const INCOMING = {
+  podAdd: 'PodAdd',
+  podUpdate: 'PodUpdate',
+  attemptFailure: 'ScheduleAttemptFailure',
+  backoffComplete: 'BackoffComplete',
+} as const;
+
 interface Waiter {
   readonly resolve: (p: QueuedPodInfo | undefined) => void;
   readonly detach: () => void;
@@ -38,7 +46,7 @@ function isPodUpdated(oldPod: Pod | undefined, newPod: Pod): boolean {
  */
 export class PriorityQueue implements SchedulingQueue {
   private readonly clock: Clock;
-  private readonly opts: Required<Omit<PriorityQueueOptions, 'preEnqueue' | 'clock' | 'less'>>;
+  private readonly opts: Required<Omit<PriorityQueueOptions, 'preEnqueue' | 'clock' | 'less' | 'onIncoming'>>;
   private readonly active: ActiveQueue;
   private readonly backoff: BackoffQueue;
   private readonly unschedulable = new UnschedulablePods();
@@ -73,19 +81,23 @@ export class PriorityQueue implements SchedulingQueue {
   }
 
   /** Runs PreEnqueue: a gated pod waits in unschedulable, the rest go active. */
-  private toActive(p: QueuedPodInfo): void {
+  private toActive(p: QueuedPodInfo, event: string): void {
     p.gated = !!this.options.preEnqueue?.(p.pod);
     if (p.gated) {
       this.unschedulable.addOrUpdate(p);
+      this.options.onIncoming?.('gated', event);
       return;
     }
     this.active.add(p);
+    this.options.onIncoming?.('active', event);
     this.wake();
   }
 
-  private toActiveOrBackoff(p: QueuedPodInfo): void {
-    if (this.backoff.isBackingOff(p, this.clock.now())) this.backoff.add(p);
-    else this.toActive(p);
+  private toActiveOrBackoff(p: QueuedPodInfo, event: string): void {
+    if (this.backoff.isBackingOff(p, this.clock.now())) {
+      this.backoff.add(p);
+      this.options.onIncoming?.('backoff', event);
+    } else this.toActive(p, event);
   }
 
   add(pod: Pod): void {
@@ -97,7 +109,7 @@ export class PriorityQueue implements SchedulingQueue {
     }
     this.unschedulable.delete(key);
     this.backoff.delete(key);
-    this.toActive(this.newPodInfo(pod));
+    this.toActive(this.newPodInfo(pod), INCOMING.podAdd);
   }
 
   update(oldPod: Pod | undefined, newPod: Pod): void {
@@ -114,7 +126,7 @@ export class PriorityQueue implements SchedulingQueue {
       waiting.pod = newPod;
       if (!isPodUpdated(oldPod, newPod)) return;
       this.unschedulable.delete(key);
-      this.toActiveOrBackoff(waiting);
+      this.toActiveOrBackoff(waiting, INCOMING.podUpdate);
       return;
     }
     this.add(newPod);
@@ -169,26 +181,31 @@ export class PriorityQueue implements SchedulingQueue {
       this.active.moveRequestCycle >= podSchedulingCycle ||
       pInfo.unschedulablePlugins.size === 0 ||
       flight?.updated !== undefined;
-    if (retrySoon && !pInfo.gated) this.backoff.add(pInfo);
-    else this.unschedulable.addOrUpdate(pInfo);
+    if (retrySoon && !pInfo.gated) {
+      this.backoff.add(pInfo);
+      this.options.onIncoming?.('backoff', INCOMING.attemptFailure);
+    } else {
+      this.unschedulable.addOrUpdate(pInfo);
+      this.options.onIncoming?.(pInfo.gated ? 'gated' : 'unschedulable', INCOMING.attemptFailure);
+    }
   }
 
-  moveAllToActiveOrBackoff(_event: ClusterEvent, preCheck?: (pod: Pod) => boolean): void {
+  moveAllToActiveOrBackoff(event: ClusterEvent, preCheck?: (pod: Pod) => boolean): void {
     for (const p of this.unschedulable.list()) {
       if (p.gated || (preCheck && !preCheck(p.pod))) continue;
       this.unschedulable.delete(p.key);
-      this.toActiveOrBackoff(p);
+      this.toActiveOrBackoff(p, event.label);
     }
     this.active.moveRequestCycle = this.active.schedulingCycle;
   }
 
-  movePodsAffectedBy(_event: ClusterEvent, select: (p: QueuedPodInfo) => boolean): void {
+  movePodsAffectedBy(event: ClusterEvent, select: (p: QueuedPodInfo) => boolean): void {
     if (this.unschedulable.size === 0) return;
     let moved = false;
     for (const p of this.unschedulable.list()) {
       if (p.gated || !select(p)) continue;
       this.unschedulable.delete(p.key);
-      this.toActiveOrBackoff(p);
+      this.toActiveOrBackoff(p, event.label);
       moved = true;
     }
     if (moved) this.active.moveRequestCycle = this.active.schedulingCycle;
@@ -199,7 +216,7 @@ export class PriorityQueue implements SchedulingQueue {
   }
 
   flushBackoffQCompleted(): void {
-    for (const p of this.backoff.popCompleted(this.clock.now())) this.toActive(p);
+    for (const p of this.backoff.popCompleted(this.clock.now())) this.toActive(p, INCOMING.backoffComplete);
   }
 
   flushUnschedulablePodsLeftover(): void {
@@ -247,6 +264,10 @@ export class PriorityQueue implements SchedulingQueue {
       ...this.backoff.values().map((p) => ({ pod: p.pod, queue: 'backoff' as const })),
       ...this.unschedulable.list().map((p) => ({ pod: p.pod, queue: 'unschedulable' as const })),
     ];
+  }
+
+  unschedulablePodInfos(): readonly QueuedPodInfo[] {
+    return this.unschedulable.list();
   }
 
   /** Pods popped whose attempt has not been marked done. */

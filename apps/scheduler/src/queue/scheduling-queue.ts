@@ -74,6 +74,8 @@ export interface SchedulingQueue {
   // ---- debugging and tests
   /** Where each pending pod is (in-flight pods are in none). */
   pendingPods(): { readonly pod: Pod; readonly queue: QueueName }[];
+  /** The pods in the unschedulable pods (gated ones included), for scheduler_unschedulable_pods. */
+  unschedulablePodInfos(): readonly QueuedPodInfo[];
   flushBackoffQCompleted(): void;
   flushUnschedulablePodsLeftover(): void;
 }
@@ -92,7 +94,12 @@ export interface PriorityQueueOptions {
   readonly maxInUnschedulableMs?: number;
   readonly backoffFlushIntervalMs?: number;
   readonly unschedulableFlushIntervalMs?: number;
+  /** A pod entered `queue` because of `event` (scheduler_queue_incoming_pods_total). */
+  readonly onIncoming?: (queue: IncomingQueue, event: string) => void;
 }
+
+/** The queue label of scheduler_queue_incoming_pods_total. */
+export type IncomingQueue = 'active' | 'backoff' | 'unschedulable' | 'gated';
 
 export const QUEUE_DEFAULTS = {
   initialBackoffMs: 1_000,

@@ -8,12 +8,20 @@ import type { Logger } from '@keel/log';
 import { SchedulerCache } from '../cache/cache.js';
 import { Extenders, withExtenderIgnoredResources } from '../extender/extenders.js';
 import { Framework } from '../framework/framework.js';
-import type { BindPlugin, ClusterObjects, FrameworkHandle, PluginFactory } from '../framework/interface.js';
+import type {
+  BindPlugin,
+  ClusterObjects,
+  FrameworkHandle,
+  PluginFactory,
+  QueuedPodInfo,
+} from '../framework/interface.js';
 import { podName, type Pod } from '../framework/types.js';
 import type { VolumeListers } from '../framework/volume-objects.js';
 import type { SchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from '../plugins/default-registry.js';
+import type { Clock } from '../queue/clock.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
+import type { PriorityQueueOptions } from '../queue/scheduling-queue.js';
 import { newEventHandlers } from '../scheduling/event-handlers.js';
 import { Nominator } from '../scheduling/nominator.js';
 import { isAssigned, schedulerNameOf } from '../scheduling/pod-filters.js';
@@ -23,7 +31,7 @@ import {
   type FailureReason,
   type SchedulerLoopDeps,
 } from '../scheduling/scheduler-loop.js';
-import type { SchedulerMetrics } from '../server/metrics.js';
+import type { SchedulerMetrics, UnschedulableCount } from '../server/metrics.js';
 import { DEFAULT_BINDER, defaultBinder } from './binder.js';
 import type { EventBroadcaster, Recorder } from './events.js';
 import { newSchedulerInformers, type SchedulerInformers } from './informers.js';
@@ -68,6 +76,47 @@ export function profileErrors(configuration: Pick<SchedulerConfiguration, 'profi
 }
 
 export { podReference } from './pod-reference.js';
+
+/**
+ * The queue the configuration asks for: backoffs from podInitialBackoffSeconds and
+ * podMaxBackoffSeconds, the leftover timeout from --pod-max-in-unschedulable-pods-duration, the
+ * first profile's sort and each pod's profile's PreEnqueue plugins.
+ */
+export function newSchedulingQueue(
+  cfg: Pick<SchedulerConfiguration, 'podInitialBackoffSeconds' | 'podMaxBackoffSeconds'>,
+  maxInUnschedulableMs: number,
+  frameworks: ReadonlyMap<string, Framework>,
+  extra: { readonly clock?: Clock; readonly onIncoming?: PriorityQueueOptions['onIncoming'] } = {},
+): PriorityQueue {
+  const first = [...frameworks.values()][0];
+  if (!first) throw new Error('at least one profile is required');
+  return new PriorityQueue({
+    less: first.queueSortLess(),
+    preEnqueue: (pod) => frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
+    initialBackoffMs: cfg.podInitialBackoffSeconds * 1000,
+    maxBackoffMs: cfg.podMaxBackoffSeconds * 1000,
+    maxInUnschedulableMs,
+    ...extra,
+  });
+}
+
+/** scheduler_unschedulable_pods: each waiting pod counts once for every plugin that rejected it. */
+function unschedulableCounts(pods: readonly QueuedPodInfo[]): UnschedulableCount[] {
+  const counts = new Map<string, { plugin: string; profile: string; count: number }>();
+  const add = (plugin: string, profile: string) => {
+    const key = `${plugin}\0${profile}`;
+    const c = counts.get(key);
+    if (c) c.count++;
+    else counts.set(key, { plugin, profile, count: 1 });
+  };
+  for (const p of pods) {
+    const profile = schedulerNameOf(p.pod);
+    // A gated pod was held back by PreEnqueue; Keel's only PreEnqueue plugin is SchedulingGates.
+    if (p.gated) add('SchedulingGates', profile);
+    else for (const plugin of p.unschedulablePlugins) add(plugin, profile);
+  }
+  return [...counts.values()];
+}
 
 export interface SchedulerDeps {
   readonly configuration: SchedulerConfiguration;
@@ -129,17 +178,18 @@ export class Scheduler {
         volumeWriter: volumeWriter(deps.client),
       },
     );
-    const first = [...this.frameworks.values()][0];
-    if (!first) throw new Error('at least one profile is required');
-    const inner = new PriorityQueue({
-      less: first.queueSortLess(),
-      preEnqueue: (pod) => this.frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
-      initialBackoffMs: cfg.podInitialBackoffSeconds * 1000,
-      maxBackoffMs: cfg.podMaxBackoffSeconds * 1000,
-      maxInUnschedulableMs: deps.maxInUnschedulableMs,
+    for (const fwk of this.frameworks.values()) fwk.recordMetrics(deps.metrics.framework);
+    const inner = newSchedulingQueue(cfg, deps.maxInUnschedulableMs, this.frameworks, {
+      onIncoming: (queue, event) => deps.metrics.incomingPod(queue, event),
     });
     this.queue = new TimedQueue(inner);
     deps.metrics.setPendingPodsSource(() => this.queue.pendingCounts());
+    deps.metrics.setUnschedulablePodsSource(() => unschedulableCounts(this.queue.unschedulablePodInfos()));
+    deps.metrics.setCacheSizeSource(() => ({
+      nodes: this.cache.nodeCount(),
+      pods: this.cache.podCount(),
+      assumed_pods: this.cache.assumedPodCount(),
+    }));
     this.podScheduler = new PodScheduler({
       percentageOfNodesToScore: cfg.percentageOfNodesToScore,
       extenders: this.extenders,

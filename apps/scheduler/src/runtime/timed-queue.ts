@@ -101,6 +101,10 @@ export class TimedQueue implements SchedulingQueue {
     return this.inner.pendingPods();
   }
 
+  unschedulablePodInfos(): readonly QueuedPodInfo[] {
+    return this.inner.unschedulablePodInfos();
+  }
+
   flushBackoffQCompleted(): void {
     this.inner.flushBackoffQCompleted();
   }

@@ -1,6 +1,7 @@
 import type { Snapshot } from '../cache/snapshot.js';
 import { CycleState } from '../framework/cycle-state.js';
 import type { Framework } from '../framework/framework.js';
+import { PLUGIN_METRICS_SAMPLE_PERCENT } from '../framework/metrics-recorder.js';
 import type { NodeInfo } from '../framework/node-info.js';
 import { Code, Status } from '../framework/status.js';
 import type { Pod } from '../framework/types.js';
@@ -80,7 +81,11 @@ export interface PodSchedulerOptions {
   readonly random?: () => number;
   /** The configuration's extenders, called by `schedule`; none by default. */
   readonly extenders?: Extenders;
+  /** Whether a cycle records plugin durations; kube's 10% sample by default. */
+  readonly samplePluginMetrics?: () => boolean;
 }
+
+const samplePercent = () => Math.random() * 100 < PLUGIN_METRICS_SAMPLE_PERCENT;
 
 const failed = (status: Status, unschedulablePlugins: ReadonlySet<string> = new Set()): ScheduleOutcome => ({
   ok: false,
@@ -98,9 +103,11 @@ export class PodScheduler {
   /** Where the next cycle starts filtering, so every node gets its turn. */
   nextStartNodeIndex = 0;
   private readonly random: () => number;
+  private readonly samplePluginMetrics: () => boolean;
 
   constructor(private readonly options: PodSchedulerOptions) {
     this.random = options.random ?? Math.random;
+    this.samplePluginMetrics = options.samplePluginMetrics ?? samplePercent;
   }
 
   /** A cycle without extenders: runs synchronously from start to end. */
@@ -184,6 +191,7 @@ export class PodScheduler {
     if (numAll === 0) return stop(failed(Status.of(Code.UnschedulableAndUnresolvable, NO_NODES_AVAILABLE)));
 
     state.snapshot = snapshot;
+    state.recordPluginMetrics = this.samplePluginMetrics();
     const diagnosis = new Diagnosis();
     const pre = fwk.runPreFilterPlugins(state, pod);
     if (pre?.isRejected()) {

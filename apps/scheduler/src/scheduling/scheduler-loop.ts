@@ -53,13 +53,28 @@ export async function runBindPlugins(
   nodeName: string,
   signal?: AbortSignal,
 ): Promise<MaybeStatus> {
+  const start = performance.now();
+  const status = await bindWithPlugins(fwk, state, pod, nodeName, signal);
+  fwk.metrics.observePoint('Bind', status, start);
+  return status;
+}
+
+async function bindWithPlugins(
+  fwk: Framework,
+  state: CycleState,
+  pod: Pod,
+  nodeName: string,
+  signal?: AbortSignal,
+): Promise<MaybeStatus> {
   for (const pl of fwk.bindPlugins) {
     let s: MaybeStatus;
+    const t = state.recordPluginMetrics ? performance.now() : 0;
     try {
       s = await pl.bind(state, pod, nodeName, signal);
     } catch (err) {
       s = Status.fromError(err);
     }
+    if (t !== 0) fwk.metrics.observePlugin(pl.name, 'Bind', s, t);
     if (s?.isSkip()) continue;
     return s && !s.isSuccess() ? s.withPlugin(pl.name) : undefined;
   }
