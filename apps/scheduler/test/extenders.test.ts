@@ -120,7 +120,11 @@ describe('keel-scheduler with an HTTP extender (built processes)', () => {
     }));
     await schedulerWith(`- urlPrefix: ${s.url}\n  filterVerb: filter\n  nodeCacheCapable: true\n`);
     await cluster.createPod(ns, 'homeless', { cpu: '100m' });
-    expect(await failedScheduling(ns, 'homeless')).toBe('0/3 nodes are available: 3 node(s) are on fire.');
+    // As kube: the extender's rejections are Unschedulable, so preemption looks for victims too.
+    expect(await failedScheduling(ns, 'homeless')).toBe(
+      '0/3 nodes are available: 3 node(s) are on fire. preemption: 0/3 nodes are available: ' +
+        '3 No preemption victims found for incoming pod..',
+    );
     const cond = await eventually(async () =>
       (await cluster.pod(ns, 'homeless')).status?.conditions?.find((c) => c.type === 'PodScheduled'),
     );

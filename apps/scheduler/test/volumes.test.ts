@@ -120,7 +120,10 @@ describe('volume scheduling (built processes)', () => {
   it('leaves a pod whose Immediate claim nothing binds Pending, with upstream message', async () => {
     await claim('waits', 'immediate');
     await podWithClaim('uses-waits', 'waits');
-    const message = '0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims.';
+    // An UnschedulableAndUnresolvable PreFilter rejection: kube's preemption says it cannot help.
+    const message =
+      '0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: ' +
+      '0/2 nodes are available: 2 Preemption is not helpful for scheduling..';
     const failed = await eventually(
       async () =>
         (await cluster.events(NS)).find(
