@@ -55,11 +55,20 @@ describe('kubectl create <generator> (protobuf bodies)', () => {
     expect((bad.json as Json)['message']).toBe(
       'the object provided is unrecognized (must be of type ConfigMap): provided object is not a protobuf message',
     );
-    // Kinds Keel does not decode from protobuf: 415, naming what it accepts.
+    // Every built-in kind decodes from protobuf: a body shorter than the magic is the same 400.
     const events = await server.request('POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
       body: 'k8s',
       contentType: PROTOBUF,
     });
-    expect(events.status).toBe(415);
+    expect(events.status).toBe(400);
+    expect((events.json as Json)['message']).toBe(
+      'the object provided is unrecognized (must be of type Event): provided object is not a protobuf message',
+    );
+    // Patches stay JSON, merge, strategic or apply documents, as upstream: protobuf is a 415.
+    const patch = await server.request('PATCH', '/api/v1/namespaces/default', {
+      body: 'k8s\0',
+      contentType: PROTOBUF,
+    });
+    expect(patch.status).toBe(415);
   });
 });

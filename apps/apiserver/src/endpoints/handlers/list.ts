@@ -1,4 +1,5 @@
-import { wantsPretty, writeObject } from '../respond.js';
+import { apiVersionOf } from '../../registry/resource-view.js';
+import { protobufFor, wantsPretty, writeObject } from '../respond.js';
 import { tableForList } from '../table.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import { writeList } from './list-stream.js';
@@ -13,7 +14,8 @@ export const listResource: Handler = async (scope, r) => {
   const table = tableOptions(r);
   const query = listQuery(opts);
   // Plain JSON, the common case (informers, controllers): items from the encoded cache.
-  if (!table && !wantsPretty(r.req, r.url)) {
+  const listType = { apiVersion: apiVersionOf(scope.view), kind: scope.view.listKind };
+  if (!table && !wantsPretty(r.req, r.url) && !protobufFor(r.req, listType)) {
     await writeList(r.res, scope.view, await scope.store.listJson(r.info.namespace, query));
     return;
   }
@@ -27,5 +29,6 @@ export const listResource: Handler = async (scope, r) => {
     writeObject(r.req, r.res, r.url, 200, tableForList(scope.view, result.items, meta, table));
     return;
   }
+  // JSON (pretty) or protobuf, as the client's Accept picks.
   writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
 };
