@@ -47,7 +47,8 @@ export class Codec {
     plan = type.fieldsArray.map((f: Field): FieldPlan => {
       f.resolve();
       const [json, flags] = tags[f.name] ?? [f.name, 0];
-      const message = f.resolvedType && 'fieldsArray' in f.resolvedType ? (f.resolvedType as Type) : undefined;
+      const message =
+        f.resolvedType && 'fieldsArray' in f.resolvedType ? (f.resolvedType as Type) : undefined;
       return {
         proto: f.name,
         json,
@@ -98,7 +99,8 @@ export class Codec {
     if (f.wire) return f.wire.toProto(v);
     if (f.list) return { items: v };
     if (f.message) {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${f.json}: expected an object`);
+      if (typeof v !== 'object' || v === null || Array.isArray(v))
+        throw new Error(`${f.json}: expected an object`);
       return this.toProto(f.message, v as Json);
     }
     switch (f.scalar) {

@@ -53,7 +53,7 @@ export function indexKinds(root: Root): {
     lookup(apiVersion, kind) {
       const t = index.get(`${apiVersion}/${kind}`);
       if (t) return t;
-      return META_KINDS.has(kind) ? (meta.get(kind) as Type | null) ?? undefined : undefined;
+      return META_KINDS.has(kind) ? ((meta.get(kind) as Type | null) ?? undefined) : undefined;
     },
   };
 }

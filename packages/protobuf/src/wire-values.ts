@@ -108,7 +108,8 @@ export const WIRE_VALUES: ReadonlyMap<string, WireValue> = new Map<string, WireV
     {
       toProto: (json) =>
         typeof json === 'number' ? { type: 0, intVal: json } : { type: 1, strVal: String(json) },
-      toJson: (msg) => (Number(msg['type'] ?? 0) === 1 ? String(msg['strVal'] ?? '') : Number(msg['intVal'] ?? 0)),
+      toJson: (msg) =>
+        Number(msg['type'] ?? 0) === 1 ? String(msg['strVal'] ?? '') : Number(msg['intVal'] ?? 0),
     },
   ],
 ]);

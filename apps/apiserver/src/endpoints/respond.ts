@@ -39,7 +39,12 @@ export function writeJson(res: ServerResponse, code: number, body: string): void
 }
 
 /** A whole response body, gzipped from GZIP_THRESHOLD when the client takes it. */
-export function writeBody(res: ServerResponse, code: number, body: string | Buffer, contentType: string): void {
+export function writeBody(
+  res: ServerResponse,
+  code: number,
+  body: string | Buffer,
+  contentType: string,
+): void {
   const length = Buffer.byteLength(body);
   if (length < GZIP_THRESHOLD || !mayGzip(res)) {
     res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': length });
