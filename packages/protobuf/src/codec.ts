@@ -47,8 +47,7 @@ export class Codec {
     plan = type.fieldsArray.map((f: Field): FieldPlan => {
       f.resolve();
       const [json, flags] = tags[f.name] ?? [f.name, 0];
-      const message =
-        f.resolvedType && 'fieldsArray' in f.resolvedType ? (f.resolvedType as Type) : undefined;
+      const message = f.resolvedType && 'fieldsArray' in f.resolvedType ? f.resolvedType : undefined;
       return {
         proto: f.name,
         json,
@@ -127,7 +126,7 @@ export class Codec {
         continue;
       }
       if (f.map) {
-        const keys = Object.keys(v as Json);
+        const keys = Object.keys(v);
         if (keys.length === 0) continue;
         const entries: Json = {};
         for (const k of keys) entries[k] = this.valueToJson(f, (v as Json)[k]);
@@ -148,7 +147,7 @@ export class Codec {
 
   private valueToJson(f: FieldPlan, v: unknown): unknown {
     if (f.wire) return f.wire.toJson(v as Json);
-    if (f.list) return ((v as Json)['items'] as unknown[] | undefined) ?? [];
+    if (f.list) return (v as Json)['items'] ?? [];
     if (f.message) return this.toJson(f.message, v as Json);
     if (f.scalar === 'bytes') return Buffer.from(v as Uint8Array).toString('base64');
     if (f.scalar !== undefined && INT64.has(f.scalar)) return int64(v);

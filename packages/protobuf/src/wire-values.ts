@@ -22,7 +22,8 @@ export function int64(v: unknown): number {
 
 function int64Big(v: unknown): bigint {
   if (typeof v === 'number') return BigInt(Math.trunc(v));
-  if (typeof v === 'object' && v !== null && 'toString' in v) return BigInt(String(v));
+  // A Long prints its decimal value.
+  if (typeof v === 'object' && v !== null) return BigInt((v as { toString(): string }).toString());
   return 0n;
 }
 
@@ -109,7 +110,11 @@ export const WIRE_VALUES: ReadonlyMap<string, WireValue> = new Map<string, WireV
       toProto: (json) =>
         typeof json === 'number' ? { type: 0, intVal: json } : { type: 1, strVal: String(json) },
       toJson: (msg) =>
-        Number(msg['type'] ?? 0) === 1 ? String(msg['strVal'] ?? '') : Number(msg['intVal'] ?? 0),
+        Number(msg['type'] ?? 0) === 1
+          ? typeof msg['strVal'] === 'string'
+            ? msg['strVal']
+            : ''
+          : Number(msg['intVal'] ?? 0),
     },
   ],
 ]);

@@ -132,5 +132,8 @@ export function writeError(req: IncomingMessage, res: ServerResponse, err: unkno
   const retry = status.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
   const url = requestURL(req.url);
-  writeObject(req, res, url, code, status);
+  // Negotiation failed: nothing the client named can be written, so JSON, as the real server's
+  // fallback for an error it cannot negotiate.
+  if (status.reason === 'NotAcceptable') writeJson(res, code, serialize(status, wantsPretty(req, url)));
+  else writeObject(req, res, url, code, status);
 }

@@ -14,9 +14,9 @@ export function fields(buf: Uint8Array): Fields {
     const num = tag >>> 3;
     const wire = tag & 7;
     let v: Uint8Array | number;
-    if (wire === 0) v = Number(r.int64().toString());
+    if (wire === 0) v = protobuf.util.LongBits.from(r.int64()).toNumber();
     else if (wire === 2) v = r.bytes();
-    else if (wire === 1) v = Number(r.fixed64().toString());
+    else if (wire === 1) v = protobuf.util.LongBits.from(r.fixed64()).toNumber();
     else if (wire === 5) v = r.fixed32();
     else throw new Error(`wire type ${wire}`);
     const list = out.get(num) ?? [];
