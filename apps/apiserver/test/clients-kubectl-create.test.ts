@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApiServer } from '@keel/testing';
 import { clientConfig, type ClientConfig } from './support/clients/kubeconfig.js';
-import { kubectlOk } from './support/clients/kubectl.js';
+import { kubectl, kubectlOk } from './support/clients/kubectl.js';
 import { expectStatus, unique, type Json } from './support/core.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -43,6 +43,19 @@ describe('kubectl create <generator> (protobuf bodies)', () => {
     ).toBe('configmap/settings created\n');
     const cm = await expectStatus(server.request('GET', `/api/v1/namespaces/${ns}/configmaps/settings`), 200);
     expect(cm['data']).toEqual({ level: '3', mode: 'fast' });
+  });
+
+  it('answers kubectl in protobuf, which it asks for first: the object and a Status error', async () => {
+    const ns = unique('pbresp');
+    const made = await kubectl(cfg, ['create', 'namespace', ns, '-v=8']);
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain('Accept: application/vnd.kubernetes.protobuf,application/json');
+    // -v=8 prints the response headers: kubectl got (and decoded) protobuf.
+    expect(made.stderr).toMatch(/"Response"[\s\S]*Content-Type: application\/vnd\.kubernetes\.protobuf/);
+    const again = await kubectl(cfg, ['create', 'namespace', ns, '-v=8']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/"Response"[\s\S]*Content-Type: application\/vnd\.kubernetes\.protobuf/);
+    expect(again.stderr).toContain(`Error from server (AlreadyExists): namespaces "${ns}" already exists`);
   });
 
   it('answers a protobuf body it cannot take as the real server does', async () => {
