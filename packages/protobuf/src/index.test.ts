@@ -462,6 +462,23 @@ describe('@keel/protobuf', () => {
     expect(pb.hasKind('v1', 'Pod')).toBe(true);
   });
 
+  it('assembles a list from cached item messages into the same bytes as the whole list', async () => {
+    const pb = await loadProtobuf();
+    const items = [{ metadata: { name: 'a' }, data: { k: 'v' } }, { metadata: { name: 'b' } }];
+    const head = {
+      apiVersion: 'v1',
+      kind: 'ConfigMapList',
+      metadata: { resourceVersion: '9', continue: 'c' },
+    };
+    const whole = pb.encode({ ...head, items });
+    const parts = pb.encodeList(
+      head,
+      items.map((i) => pb.encodeItem('v1', 'ConfigMap', i)),
+    );
+    expect(parts.equals(whole)).toBe(true);
+    expect(all(unwrap(parts).raw, 2)).toHaveLength(2);
+  });
+
   it('frames a watch event: length, then a bare WatchEvent whose object is an enveloped object', async () => {
     const pb = await loadProtobuf();
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', resourceVersion: '7' } };

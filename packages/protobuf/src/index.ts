@@ -14,7 +14,7 @@
  * descriptor cost tens of milliseconds, which a server that never sees a protobuf client does
  * not pay.
  */
-import type { INamespace, Root, Type } from 'protobufjs';
+import type { INamespace, Root, Type, Writer as WriterType } from 'protobufjs';
 import { Codec } from './codec.js';
 import { indexKinds } from './kinds.js';
 
@@ -37,12 +37,19 @@ export interface KubeProtobuf {
   decode(body: Buffer): Json;
   /** One watch frame: length prefix, then WatchEvent{type, object.raw = encode(object)}. */
   encodeWatchEvent(type: string, object: Json): Buffer;
+  /** The bare message of a list member (no envelope), for callers that cache items. */
+  encodeItem(apiVersion: string, kind: string, member: Json): Uint8Array;
+  /**
+   * The enveloped `<Kind>List` from its JSON without items (apiVersion, kind, metadata) and its
+   * items' messages from encodeItem: the same bytes as encode() of the whole list.
+   */
+  encodeList(list: Json, items: readonly Uint8Array[]): Buffer;
 }
 
 const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
-function create(root: Root): KubeProtobuf {
+function create(root: Root, Writer: typeof WriterType): KubeProtobuf {
   const codec = new Codec(root);
   const kinds = indexKinds(root);
   const unknown = root.lookupType(`${RUNTIME}.Unknown`);
@@ -54,15 +61,18 @@ function create(root: Root): KubeProtobuf {
     return t;
   };
 
-  const encode = (obj: Json): Buffer => {
-    const apiVersion = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
-    const kind = typeof obj['kind'] === 'string' ? obj['kind'] : '';
-    const type = typeOf(apiVersion, kind);
-    const raw = type.encode(codec.toProto(type, obj)).finish();
-    const envelope = unknown
-      .encode({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })
-      .finish();
+  const typeMeta = (obj: Json): { apiVersion: string; kind: string } => ({
+    apiVersion: typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '',
+    kind: typeof obj['kind'] === 'string' ? obj['kind'] : '',
+  });
+  const wrap = (meta: { apiVersion: string; kind: string }, raw: Uint8Array): Buffer => {
+    const envelope = unknown.encode({ typeMeta: meta, raw, contentEncoding: '', contentType: '' }).finish();
     return Buffer.concat([MAGIC, envelope]);
+  };
+  const encode = (obj: Json): Buffer => {
+    const meta = typeMeta(obj);
+    const type = typeOf(meta.apiVersion, meta.kind);
+    return wrap(meta, type.encode(codec.toProto(type, obj)).finish());
   };
 
   return {
@@ -87,6 +97,20 @@ function create(root: Root): KubeProtobuf {
         throw new ProtobufError((err as Error).message);
       }
     },
+    encodeItem(apiVersion, kind, member) {
+      const type = typeOf(apiVersion, kind);
+      return type.encode(codec.toProto(type, member)).finish();
+    },
+    encodeList(list, items) {
+      const meta = typeMeta(list);
+      const type = typeOf(meta.apiVersion, meta.kind);
+      const itemsField = type.fields['items'];
+      if (!itemsField) throw new ProtobufError(`${meta.kind} has no items`);
+      const w = Writer.create();
+      type.encode(codec.toProto(type, { ...list, items: undefined }), w);
+      for (const item of items) w.uint32((itemsField.id << 3) | 2).bytes(item);
+      return wrap(meta, w.finish());
+    },
     encodeWatchEvent(type, object) {
       const event = watchEvent.encode({ type, object: { raw: encode(object) } }).finish();
       const frame = Buffer.allocUnsafe(4 + event.length);
@@ -105,9 +129,9 @@ export function loadProtobuf(): Promise<KubeProtobuf> {
   loading ??= (async () => {
     const [pb, schema] = await Promise.all([import('protobufjs/light.js'), import('./schema.generated.js')]);
     // protobufjs is CommonJS: Node gives its exports as the default export.
-    const { Root } = pb.default;
+    const { Root, Writer } = pb.default;
     const root = Root.fromJSON(JSON.parse(schema.DESCRIPTOR) as INamespace);
-    loaded = create(root);
+    loaded = create(root, Writer);
     return loaded;
   })();
   return loading;

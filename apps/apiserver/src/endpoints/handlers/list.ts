@@ -1,5 +1,6 @@
+import { PROTOBUF } from '@keel/protobuf';
 import { apiVersionOf } from '../../registry/resource-view.js';
-import { protobufFor, wantsPretty, writeObject } from '../respond.js';
+import { protobufFor, wantsPretty, writeBody, writeObject } from '../respond.js';
 import { tableForList } from '../table.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import { writeList } from './list-stream.js';
@@ -13,9 +14,19 @@ export const listResource: Handler = async (scope, r) => {
   if (opts.watch) return watchResource(scope, r, opts);
   const table = tableOptions(r);
   const query = listQuery(opts);
+  const apiVersion = apiVersionOf(scope.view);
+  const pb = table ? undefined : protobufFor(r.req, { apiVersion, kind: scope.view.listKind });
+  if (pb) {
+    // Protobuf: the items' messages come from the encoded cache too.
+    const encodeItem = (member: Record<string, unknown>) =>
+      pb.encodeItem(apiVersion, scope.view.kind, member);
+    const result = await scope.store.listProto(r.info.namespace, query, encodeItem);
+    const head = listBody(scope.view, { ...result, items: [] });
+    writeBody(r.res, 200, pb.encodeList(head, result.items), PROTOBUF);
+    return;
+  }
   // Plain JSON, the common case (informers, controllers): items from the encoded cache.
-  const listType = { apiVersion: apiVersionOf(scope.view), kind: scope.view.listKind };
-  if (!table && !wantsPretty(r.req, r.url) && !protobufFor(r.req, listType)) {
+  if (!table && !wantsPretty(r.req, r.url)) {
     await writeList(r.res, scope.view, await scope.store.listJson(r.info.namespace, query));
     return;
   }
@@ -29,6 +40,5 @@ export const listResource: Handler = async (scope, r) => {
     writeObject(r.req, r.res, r.url, 200, tableForList(scope.view, result.items, meta, table));
     return;
   }
-  // JSON (pretty) or protobuf, as the client's Accept picks.
   writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
 };
