@@ -102,6 +102,29 @@ describe('protobuf responses and request bodies', () => {
     await server?.stop();
   });
 
+  it('answers a filter error (401) in protobuf even before the codec has loaded', async () => {
+    // The first protobuf request of this server: written once the codec has loaded.
+    const res = await new Promise<RawResponse>((resolve, reject) => {
+      const headers = { authorization: 'Bearer nobody', accept: PROTOBUF };
+      const req = httpsRequest(`${server.url}/api/v1/namespaces`, { headers, ca: server.ca }, (m) => {
+        const chunks: Buffer[] = [];
+        m.on('data', (c: Buffer) => chunks.push(c));
+        m.on('end', () =>
+          resolve({
+            status: m.statusCode ?? 0,
+            type: String(m.headers['content-type']),
+            body: Buffer.concat(chunks),
+          }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect([res.status, res.type]).toEqual([401, PROTOBUF]);
+    const { kind, raw } = unwrap(res.body);
+    expect([kind, str(raw, 4), at(raw, 6)]).toEqual(['Status', 'Unauthorized', 401]);
+  });
+
   it('gets an object as protobuf: the k8s envelope, typeMeta and the Pod message', async () => {
     await create(server, `/api/v1/namespaces/${ns}/pods`, podBody('web', {}, { labels: { app: 'web' } }));
     const res = await send('GET', `/api/v1/namespaces/${ns}/pods/web`, { accept: PROTOBUF });
