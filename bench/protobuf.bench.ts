@@ -11,7 +11,7 @@ import { cpuSeconds } from './support/process-stats.js';
 
 const OBJECTS = 10_000;
 const ROUNDS = 4;
-const CREATES = 300;
+const CREATES = 600;
 const CONCURRENCY = 10;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const NS = 'default';
