@@ -222,6 +222,21 @@ describe('protobuf responses and request bodies', () => {
     const inner = unwrap(at(frame, 2, 1) as Uint8Array);
     expect([inner.apiVersion, inner.kind, str(inner.raw, 1, 1)]).toEqual(['v1', 'ConfigMap', 'watched']);
     w.res.destroy();
+
+    // sendInitialEvents: ADDED frames, then a BOOKMARK whose object carries only metadata
+    // (resourceVersion=6, annotations=12 with k8s.io/initial-events-end).
+    const initial = await watch(
+      `/api/v1/namespaces/${ns}/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan` +
+        `&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=20`,
+    );
+    let frame2 = await initial.next();
+    while (str(frame2, 1) === 'ADDED') frame2 = await initial.next();
+    expect(str(frame2, 1)).toBe('BOOKMARK');
+    const mark = unwrap(at(frame2, 2, 1) as Uint8Array);
+    expect(mark.kind).toBe('ConfigMap');
+    expect(str(mark.raw, 1, 6)).toMatch(/^\d+$/);
+    expect(map(mark.raw, 1, 12)).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    initial.res.destroy();
   });
 
   it('creates and updates from protobuf bodies: Node, Lease (MicroTime), then binds a Pod and deletes with protobuf DeleteOptions', async () => {
