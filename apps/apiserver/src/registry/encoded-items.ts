@@ -60,6 +60,18 @@ export class EncodedItems {
     return this.cached(view, type, storageKey, rv, () => JSON.stringify({ type, object: view.encode(item) }));
   }
 
+  /** A watch event's protobuf frame, encoded once for all protobuf watchers of the view. */
+  watchFrame<I extends InternalObject>(
+    view: ResourceView<I>,
+    type: string,
+    storageKey: string,
+    item: I,
+    encode: (type: string, object: Record<string, unknown>) => Buffer,
+  ): Buffer {
+    const rv = item.metadata.resourceVersion ?? '';
+    return this.cached(view, `pb-${type}`, storageKey, rv, () => encode(type, view.encode(item)));
+  }
+
   private cached<I extends InternalObject, T extends string | Uint8Array>(
     view: ResourceView<I>,
     form: string,

@@ -251,6 +251,15 @@ export class GenericStore<I extends InternalObject> {
     return this.encoded.watchEvent(this.view, type, this.keyOf(obj), obj);
   }
 
+  /** watchLine's counterpart for protobuf watchers: the event's frame, encoded once for all. */
+  watchFrame(
+    type: string,
+    obj: I,
+    encode: (type: string, object: Record<string, unknown>) => Buffer,
+  ): Buffer {
+    return this.encoded.watchFrame(this.view, type, this.keyOf(obj), obj, encode);
+  }
+
   private keyOf(obj: I): string {
     return this.key(obj.metadata.namespace ?? '', obj.metadata.name ?? '');
   }

@@ -107,7 +107,7 @@ export async function watchResource(
       } else if (tableEvent) {
         line = JSON.stringify(tableEvent(ev.type, ev.object));
       } else if (pb) {
-        line = pb.encodeWatchEvent(ev.type, scope.view.encode(ev.object));
+        line = scope.store.watchFrame(ev.type, ev.object, (t, o) => pb.encodeWatchEvent(t, o));
       } else {
         line = scope.store.watchLine(ev.type, ev.object);
       }
