@@ -1,5 +1,4 @@
 import type { Field, Root, Type } from 'protobufjs';
-import { JSON_FIELDS, LIST_MESSAGES } from './schema.generated.js';
 import { int64, WIRE_VALUES, type WireValue } from './wire-values.js';
 
 type Json = Record<string, unknown>;
@@ -24,7 +23,6 @@ interface FieldPlan {
   readonly list: boolean;
 }
 
-const LISTS = new Set(LIST_MESSAGES);
 const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 
 function fullName(t: Type): string {
@@ -35,9 +33,16 @@ function fullName(t: Type): string {
 export class Codec {
   private readonly plans = new Map<Type, readonly FieldPlan[]>();
   private readonly jsonFields: Record<string, Record<string, [string, number]>>;
+  private readonly lists: ReadonlySet<string>;
 
-  constructor(readonly root: Root) {
-    this.jsonFields = JSON.parse(JSON_FIELDS) as Record<string, Record<string, [string, number]>>;
+  /** The schema's tables come from the lazily imported schema.generated module. */
+  constructor(
+    readonly root: Root,
+    jsonFields: string,
+    listMessages: readonly string[],
+  ) {
+    this.jsonFields = JSON.parse(jsonFields) as Record<string, Record<string, [string, number]>>;
+    this.lists = new Set(listMessages);
   }
 
   private plan(type: Type): readonly FieldPlan[] {
@@ -58,7 +63,7 @@ export class Codec {
         scalar: message ? undefined : f.type,
         message,
         wire: message ? WIRE_VALUES.get(fullName(message)) : undefined,
-        list: message ? LISTS.has(fullName(message)) : false,
+        list: message ? this.lists.has(fullName(message)) : false,
       };
     });
     this.plans.set(type, plan);

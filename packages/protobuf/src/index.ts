@@ -49,8 +49,12 @@ export interface KubeProtobuf {
 const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
-function create(root: Root, Writer: typeof WriterType): KubeProtobuf {
-  const codec = new Codec(root);
+function create(
+  root: Root,
+  Writer: typeof WriterType,
+  schema: { readonly JSON_FIELDS: string; readonly LIST_MESSAGES: readonly string[] },
+): KubeProtobuf {
+  const codec = new Codec(root, schema.JSON_FIELDS, schema.LIST_MESSAGES);
   const kinds = indexKinds(root);
   const unknown = root.lookupType(`${RUNTIME}.Unknown`);
   const watchEvent = root.lookupType(`${META}.WatchEvent`);
@@ -131,7 +135,7 @@ export function loadProtobuf(): Promise<KubeProtobuf> {
     // protobufjs is CommonJS: Node gives its exports as the default export.
     const { Root, Writer } = pb.default;
     const root = Root.fromJSON(JSON.parse(schema.DESCRIPTOR) as INamespace);
-    loaded = create(root, Writer);
+    loaded = create(root, Writer, schema);
     return loaded;
   })();
   return loading;
