@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';
 import { toStatus } from '@keel/apimachinery';
 import type { Logger } from '@keel/log';
+import { loadedProtobuf, loadProtobuf, PROTOBUF, type KubeProtobuf } from '@keel/protobuf';
 import { maybeContext } from '../filters/context.js';
 import { requestURL } from '../filters/request-target.js';
+import { mentionsProtobuf, negotiateOutput } from './negotiate.js';
 
 /**
  * kube gzips a response only from this size (and at level 1): below it the CPU costs more than
@@ -33,9 +35,19 @@ export function serialize(obj: unknown, pretty: boolean): string {
 }
 
 export function writeJson(res: ServerResponse, code: number, body: string): void {
+  writeBody(res, code, body, 'application/json');
+}
+
+/** A whole response body, gzipped from GZIP_THRESHOLD when the client takes it. */
+export function writeBody(
+  res: ServerResponse,
+  code: number,
+  body: string | Buffer,
+  contentType: string,
+): void {
   const length = Buffer.byteLength(body);
   if (length < GZIP_THRESHOLD || !mayGzip(res)) {
-    res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
+    res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': length });
     res.end(body);
     return;
   }
@@ -43,12 +55,12 @@ export function writeJson(res: ServerResponse, code: number, body: string): void
   gzip(body, { level: GZIP_LEVEL }, (err, zipped) => {
     if (res.destroyed) return;
     if (err) {
-      res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
+      res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': length });
       res.end(body);
       return;
     }
     res.writeHead(code, {
-      'Content-Type': 'application/json',
+      'Content-Type': contentType,
       'Content-Encoding': 'gzip',
       Vary: 'Accept-Encoding',
       'Content-Length': zipped.length,
@@ -57,6 +69,34 @@ export function writeJson(res: ServerResponse, code: number, body: string): void
   });
 }
 
+/** Whether `obj` is an object with a protobuf message (a Table, for one, has none). */
+function protobufKind(pb: KubeProtobuf, obj: unknown): obj is Record<string, unknown> {
+  if (typeof obj !== 'object' || obj === null) return false;
+  const { apiVersion, kind } = obj as Record<string, unknown>;
+  return typeof apiVersion === 'string' && typeof kind === 'string' && pb.hasKind(apiVersion, kind);
+}
+
+/**
+ * The codec when the client's Accept picks protobuf for this object. The codec loads on the
+ * first request that names protobuf (resource handlers wait for it in serve(); see
+ * awaitProtobufFor), so a server whose clients all speak JSON never loads it.
+ */
+export function protobufFor(req: IncomingMessage, obj: unknown): KubeProtobuf | undefined {
+  const pb = loadedProtobuf();
+  if (!pb || !mentionsProtobuf(req.headers.accept)) return undefined;
+  const ok = protobufKind(pb, obj);
+  return negotiateOutput(req.headers.accept, ok) === 'protobuf' && ok ? pb : undefined;
+}
+
+/** Loads the codec when the client's Accept names protobuf; resolves at once otherwise. */
+export async function awaitProtobufFor(req: IncomingMessage): Promise<void> {
+  if (mentionsProtobuf(req.headers.accept) && !loadedProtobuf()) await loadProtobuf();
+}
+
+/**
+ * Writes an object in the encoding the client's Accept picks: protobuf for a kind that has a
+ * message when protobuf comes first, else JSON. The one place every response object is encoded.
+ */
 export function writeObject(
   req: IncomingMessage,
   res: ServerResponse,
@@ -64,7 +104,17 @@ export function writeObject(
   code: number,
   obj: unknown,
 ): void {
-  writeJson(res, code, serialize(obj, wantsPretty(req, url)));
+  if (mentionsProtobuf(req.headers.accept) && !loadedProtobuf()) {
+    // Only errors written before any handler ran (filters, 404s) get here; JSON if loading fails.
+    loadProtobuf().then(
+      () => writeObject(req, res, url, code, obj),
+      () => writeJson(res, code, serialize(obj, wantsPretty(req, url))),
+    );
+    return;
+  }
+  const pb = protobufFor(req, obj);
+  if (pb) writeBody(res, code, pb.encode(obj as Record<string, unknown>), PROTOBUF);
+  else writeJson(res, code, serialize(obj, wantsPretty(req, url)));
 }
 
 /**
@@ -82,5 +132,8 @@ export function writeError(req: IncomingMessage, res: ServerResponse, err: unkno
   const retry = status.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
   const url = requestURL(req.url);
-  writeObject(req, res, url, code, status);
+  // Negotiation failed: nothing the client named can be written, so JSON, as the real server's
+  // fallback for an error it cannot negotiate.
+  if (status.reason === 'NotAcceptable') writeJson(res, code, serialize(status, wantsPretty(req, url)));
+  else writeObject(req, res, url, code, status);
 }

@@ -4,7 +4,7 @@
  * `application/json`; kubectl recognises the Table by its kind and apiVersion.
  */
 import { badRequest } from '@keel/apimachinery';
-import { asTransform, isPlainJson, parseAccept } from './discovery/media-type.js';
+import { asTransform, isPlainJson, isPlainProtobuf, parseAccept } from './discovery/media-type.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 export type TableVersion = 'v1' | 'v1beta1';
@@ -61,7 +61,8 @@ export function negotiateTable(accept: string | undefined): TableVersion | undef
   for (const c of parseAccept(accept)) {
     const v = asTransform(c, 'meta.k8s.io', 'Table', ['v1', 'v1beta1']);
     if (v === 'v1' || v === 'v1beta1') return v;
-    if (isPlainJson(c)) return undefined;
+    // A plain JSON or protobuf clause ahead of any Table clause asks for the object itself.
+    if (isPlainJson(c) || isPlainProtobuf(c)) return undefined;
   }
   return undefined;
 }

@@ -23,9 +23,9 @@ export function listMember<I extends InternalObject>(
  * shared by every store on it (one memory bound), so versions of different storages never meet.
  */
 export class EncodedItems {
-  private readonly cache = new LRUCache<string, string>({
+  private readonly cache = new LRUCache<string, string | Uint8Array>({
     maxSize: MAX_CHARS,
-    sizeCalculation: (text, key) => text.length + key.length,
+    sizeCalculation: (value, key) => value.length + key.length,
   });
 
   /** The item's JSON as a list member; `load` gives the object only on a miss. */
@@ -36,6 +36,17 @@ export class EncodedItems {
     load: () => I,
   ): string {
     return this.cached(view, 'item', storageKey, rv, () => JSON.stringify(listMember(view, load())));
+  }
+
+  /** The item's protobuf message as a list member (`encode` given the member's JSON object). */
+  listItemProto<I extends InternalObject>(
+    view: ResourceView<I>,
+    storageKey: string,
+    rv: string,
+    load: () => I,
+    encode: (member: Record<string, unknown>) => Uint8Array,
+  ): Uint8Array {
+    return this.cached(view, 'pb-item', storageKey, rv, () => encode(listMember(view, load())));
   }
 
   /** A watch event's line (without the newline), encoded once for all watchers of the view. */
@@ -49,21 +60,34 @@ export class EncodedItems {
     return this.cached(view, type, storageKey, rv, () => JSON.stringify({ type, object: view.encode(item) }));
   }
 
-  private cached<I extends InternalObject>(
+  /** A watch event's protobuf frame, encoded once for all protobuf watchers of the view. */
+  watchFrame<I extends InternalObject>(
+    view: ResourceView<I>,
+    type: string,
+    storageKey: string,
+    item: I,
+    encode: (type: string, object: Record<string, unknown>) => Buffer,
+  ): Buffer {
+    const rv = item.metadata.resourceVersion ?? '';
+    return this.cached(view, `pb-${type}`, storageKey, rv, () => encode(type, view.encode(item)));
+  }
+
+  private cached<I extends InternalObject, T extends string | Uint8Array>(
     view: ResourceView<I>,
     form: string,
     storageKey: string,
     rv: string,
-    encode: () => string,
-  ): string {
+    encode: () => T,
+  ): T {
     if (rv === '') return encode();
     const key = `${view.group}/${view.version}/${view.resource}\0${form}\0${rv}\0${storageKey}`;
-    let text = this.cache.get(key);
-    if (text === undefined) {
-      text = encode();
-      this.cache.set(key, text);
+    // The form is part of the key, so a hit holds what this form's encode returns.
+    let value = this.cache.get(key) as T | undefined;
+    if (value === undefined) {
+      value = encode();
+      this.cache.set(key, value);
     }
-    return text;
+    return value;
   }
 }
 

@@ -218,9 +218,46 @@ export class GenericStore<I extends InternalObject> {
     });
   }
 
+  /** listJson's counterpart for protobuf: each item's message, from the same cache. */
+  async listProto(
+    namespace: string,
+    q: ListQuery,
+    encode: (member: Record<string, unknown>) => Uint8Array,
+  ): Promise<ListResult<Uint8Array>> {
+    const predicate = this.predicate(q);
+    if (predicate) {
+      const listed = await this.listWith<I>(namespace, q, { predicate });
+      return {
+        ...listed,
+        items: listed.items.map((o) =>
+          this.encoded.listItemProto(
+            this.view,
+            this.keyOf(o),
+            o.metadata.resourceVersion ?? '',
+            () => o,
+            encode,
+          ),
+        ),
+      };
+    }
+    return this.listWith(namespace, q, {
+      decode: (key, rv, parse) =>
+        this.encoded.listItemProto(this.view, key, rv, () => parse() as unknown as I, encode),
+    });
+  }
+
   /** A watch event's JSON line (without the newline), encoded once for every watcher. */
   watchLine(type: string, obj: I): string {
     return this.encoded.watchEvent(this.view, type, this.keyOf(obj), obj);
+  }
+
+  /** watchLine's counterpart for protobuf watchers: the event's frame, encoded once for all. */
+  watchFrame(
+    type: string,
+    obj: I,
+    encode: (type: string, object: Record<string, unknown>) => Buffer,
+  ): Buffer {
+    return this.encoded.watchFrame(this.view, type, this.keyOf(obj), obj, encode);
   }
 
   private keyOf(obj: I): string {

@@ -59,6 +59,11 @@ export function isPlainJson(c: MediaRange): boolean {
   return rangeMatches(c, 'application', 'json') && c.params['as'] === undefined;
 }
 
+/** A clause asking for the protobuf encoding of the object itself (no `as=` transformation). */
+export function isPlainProtobuf(c: MediaRange): boolean {
+  return c.type === 'application' && c.subtype === 'vnd.kubernetes.protobuf' && c.params['as'] === undefined;
+}
+
 /** A clause asking for JSON transformed into group `g`, version in `versions`, kind `as`. */
 export function asTransform(
   c: MediaRange,

@@ -10,7 +10,7 @@ import {
 } from '@keel/apimachinery';
 import { parseDocument, visit } from 'yaml';
 import { auditRequestObject } from '../../filters/audit.js';
-import { decodeProtobufObject, decodesProtobuf, PROTOBUF } from './protobuf-body.js';
+import { decodeProtobufObject, PROTOBUF } from './protobuf-body.js';
 
 /** How much of an oversized body is read and discarded so the 413 reaches the client. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
@@ -66,22 +66,22 @@ export function mediaType(req: IncomingMessage): string {
 const OBJECT_TYPES = ['application/json', 'application/yaml'];
 
 /**
- * Decodes a JSON or YAML object body (create, update, delete options), or a protobuf one for the
- * kinds kubectl's generators send that way.
+ * Decodes a JSON, YAML or protobuf object body (create, update, subresources, delete options)
+ * into the JSON wire form, which then takes the one decode path every body takes.
  */
-export function decodeObjectBody(req: IncomingMessage, body: Buffer, kind: string): unknown {
-  const obj = decodeByMediaType(req, body, kind);
+export async function decodeObjectBody(req: IncomingMessage, body: Buffer, kind: string): Promise<unknown> {
+  const obj = await decodeByMediaType(req, body, kind);
   auditRequestObject(req, obj);
   return obj;
 }
 
-function decodeByMediaType(req: IncomingMessage, body: Buffer, kind: string): unknown {
+async function decodeByMediaType(req: IncomingMessage, body: Buffer, kind: string): Promise<unknown> {
   const type = mediaType(req);
   if (type === '' || type === 'application/json' || type === '*/*') return parseObjectJson(body, kind);
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml')
     return parseYamlText(body.toString('utf8'), kind);
-  if (type === PROTOBUF && decodesProtobuf(kind)) return decodeProtobufObject(body, kind);
-  throw unsupportedMediaType(decodesProtobuf(kind) ? [...OBJECT_TYPES, PROTOBUF] : OBJECT_TYPES);
+  if (type === PROTOBUF) return decodeProtobufObject(body, kind);
+  throw unsupportedMediaType([...OBJECT_TYPES, PROTOBUF]);
 }
 
 /** Go's summarizeData: the body's first 30 bytes, as text when it is an object, else as hex. */

@@ -23,7 +23,7 @@ export async function readCreateOnlyBody<T>(
 ): Promise<CreateOnlyBody<T>> {
   const options = parseCreateOptions(r.url.searchParams);
   const raw = await readBody(r.req, limit);
-  const decoded = decode(decodeObjectBody(r.req, raw, kind));
+  const decoded = decode(await decodeObjectBody(r.req, raw, kind));
   const directive = options.fieldValidation;
   if (directive === 'Ignore') return { object: decoded.object, options };
   const problems = strictProblems(decoded, jsonDuplicates(r.req, raw));

@@ -9,7 +9,7 @@ import { writeContext } from './write-context.js';
 export const createResource: Handler = async (scope, { req, res, url, info, user }) => {
   const opts = parseCreateOptions(url.searchParams);
   const raw = await readBody(req, scope.maxRequestBodyBytes);
-  const body = decodeObjectBody(req, raw, scope.view.kind);
+  const body = await decodeObjectBody(req, raw, scope.view.kind);
   const { object } = decodeWithValidation(scope.view, body, opts.fieldValidation, res, () =>
     jsonDuplicates(req, raw),
   );

@@ -8,7 +8,7 @@ import { requestEffects } from './write-context.js';
 /** Reads DeleteOptions from the body when there is one (kubectl sends dryRun there), else the query. */
 export async function deleteOptions(scope: Parameters<Handler>[0], r: Parameters<Handler>[1]) {
   const raw = await readBody(r.req, scope.maxRequestBodyBytes);
-  const body = raw.length > 0 ? decodeObjectBody(r.req, raw, 'DeleteOptions') : undefined;
+  const body = raw.length > 0 ? await decodeObjectBody(r.req, raw, 'DeleteOptions') : undefined;
   return parseDeleteOptions(r.url.searchParams, body);
 }
 

@@ -1,4 +1,6 @@
-import { wantsPretty, writeObject } from '../respond.js';
+import { PROTOBUF } from '@keel/protobuf';
+import { apiVersionOf } from '../../registry/resource-view.js';
+import { protobufFor, wantsPretty, writeBody, writeObject } from '../respond.js';
 import { tableForList } from '../table.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import { writeList } from './list-stream.js';
@@ -12,6 +14,17 @@ export const listResource: Handler = async (scope, r) => {
   if (opts.watch) return watchResource(scope, r, opts);
   const table = tableOptions(r);
   const query = listQuery(opts);
+  const apiVersion = apiVersionOf(scope.view);
+  const pb = table ? undefined : protobufFor(r.req, { apiVersion, kind: scope.view.listKind });
+  if (pb) {
+    // Protobuf: the items' messages come from the encoded cache too.
+    const encodeItem = (member: Record<string, unknown>) =>
+      pb.encodeItem(apiVersion, scope.view.kind, member);
+    const result = await scope.store.listProto(r.info.namespace, query, encodeItem);
+    const head = listBody(scope.view, { ...result, items: [] });
+    writeBody(r.res, 200, pb.encodeList(head, result.items), PROTOBUF);
+    return;
+  }
   // Plain JSON, the common case (informers, controllers): items from the encoded cache.
   if (!table && !wantsPretty(r.req, r.url)) {
     await writeList(r.res, scope.view, await scope.store.listJson(r.info.namespace, query));

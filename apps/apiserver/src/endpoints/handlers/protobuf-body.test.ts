@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtoWriter } from '../openapi/protobuf.js';
-import { decodeProtobufObject, decodesProtobuf } from './protobuf-body.js';
+import { decodeProtobufObject } from './protobuf-body.js';
 
 const MAGIC = Buffer.from('k8s\0', 'latin1');
 
@@ -11,8 +11,8 @@ function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
 
 const entry = (k: string, v: string) => new ProtoWriter().string(1, k).string(2, v).finish();
 
-describe('protobuf request bodies', () => {
-  it('decodes a Namespace as kubectl create namespace sends it (zero creationTimestamp left out)', () => {
+describe('protobuf request bodies', async () => {
+  it('decodes a Namespace as kubectl create namespace sends it (zero creationTimestamp left out)', async () => {
     const meta = new ProtoWriter()
       .string(1, 'demo')
       .message(8, Buffer.alloc(0))
@@ -24,15 +24,17 @@ describe('protobuf request bodies', () => {
       .message(2, new ProtoWriter().strings(1, ['kubernetes']).finish())
       .message(3, Buffer.alloc(0))
       .finish();
-    expect(decodeProtobufObject(envelope('v1', 'Namespace', ns), 'Namespace')).toEqual({
+    expect(await decodeProtobufObject(envelope('v1', 'Namespace', ns), 'Namespace')).toEqual({
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: { name: 'demo', labels: { team: 'a', tier: 'b' }, finalizers: ['example.com/f'] },
       spec: { finalizers: ['kubernetes'] },
+      // A message that is present is written, as Go's JSON writes its non-pointer status struct.
+      status: {},
     });
   });
 
-  it('decodes a ConfigMap: data, binaryData as base64, immutable, times, owner references', () => {
+  it('decodes a ConfigMap: data, binaryData as base64, immutable, times, owner references', async () => {
     const time = new ProtoWriter().int64(1, 1_700_000_000).finish();
     const owner = new ProtoWriter()
       .string(1, 'Pod')
@@ -58,7 +60,7 @@ describe('protobuf request bodies', () => {
       .bool(4, true)
       .int64(99, 7) // unknown fields are skipped, as Go's Unmarshal does
       .finish();
-    expect(decodeProtobufObject(envelope('v1', 'ConfigMap', cm), 'ConfigMap')).toEqual({
+    expect(await decodeProtobufObject(envelope('v1', 'ConfigMap', cm), 'ConfigMap')).toEqual({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: {
@@ -73,7 +75,7 @@ describe('protobuf request bodies', () => {
     });
   });
 
-  it('decodes the review kinds: attributes, selectors and extras (map of ExtraValue)', () => {
+  it('decodes the review kinds: attributes, selectors and extras (map of ExtraValue)', async () => {
     const requirement = new ProtoWriter().string(1, 'tier').string(2, 'In').strings(3, ['web']).finish();
     const attrs = new ProtoWriter()
       .string(1, 'default')
@@ -94,7 +96,7 @@ describe('protobuf request bodies', () => {
       .finish();
     const sar = new ProtoWriter().message(1, Buffer.alloc(0)).message(2, spec).finish();
     expect(
-      decodeProtobufObject(
+      await decodeProtobufObject(
         envelope('authorization.k8s.io/v1', 'SubjectAccessReview', sar),
         'SubjectAccessReview',
       ),
@@ -120,7 +122,7 @@ describe('protobuf request bodies', () => {
     });
     const rules = new ProtoWriter().message(2, new ProtoWriter().string(1, 'qa').finish()).finish();
     expect(
-      decodeProtobufObject(
+      await decodeProtobufObject(
         envelope('authorization.k8s.io/v1', 'SelfSubjectRulesReview', rules),
         'SelfSubjectRulesReview',
       ),
@@ -129,10 +131,9 @@ describe('protobuf request bodies', () => {
       kind: 'SelfSubjectRulesReview',
       spec: { namespace: 'qa' },
     });
-    expect(decodesProtobuf('SelfSubjectReview')).toBe(true);
   });
 
-  it('decodes the Service kubectl create service sends, target ports as numbers or names', () => {
+  it('decodes the Service kubectl create service sends, target ports as numbers or names', async () => {
     const port = (p: number, target: Buffer) =>
       new ProtoWriter().string(1, `${p}`).string(2, 'TCP').int64(3, p).message(4, target).finish();
     const spec = new ProtoWriter()
@@ -146,7 +147,7 @@ describe('protobuf request bodies', () => {
       .message(1, new ProtoWriter().string(1, 'edge').finish())
       .message(2, spec)
       .finish();
-    expect(decodeProtobufObject(envelope('v1', 'Service', raw), 'Service')).toEqual({
+    expect(await decodeProtobufObject(envelope('v1', 'Service', raw), 'Service')).toEqual({
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'edge' },
@@ -158,19 +159,18 @@ describe('protobuf request bodies', () => {
         type: 'NodePort',
       },
     });
-    expect(decodesProtobuf('Service')).toBe(true);
   });
 
-  it('refuses what is not the envelope, a truncated message or a kind it does not decode, as a 400', () => {
-    const bad = (body: Buffer) => {
+  it('refuses what is not the envelope, a truncated message or a kind it does not decode, as a 400', async () => {
+    const bad = async (body: Buffer) => {
       try {
-        decodeProtobufObject(body, 'ConfigMap');
+        await decodeProtobufObject(body, 'ConfigMap');
       } catch (err) {
         return err as { status?: { code?: number; message?: string } };
       }
       throw new Error('decoded');
     };
-    expect(bad(Buffer.from('{"kind":"ConfigMap"}')).status).toMatchObject({
+    expect((await bad(Buffer.from('{"kind":"ConfigMap"}'))).status).toMatchObject({
       code: 400,
       message:
         'the object provided is unrecognized (must be of type ConfigMap): provided object is not a protobuf message',
@@ -180,12 +180,9 @@ describe('protobuf request bodies', () => {
       'ConfigMap',
       new ProtoWriter().message(1, new ProtoWriter().string(1, 'x').finish()).finish(),
     );
-    expect(bad(good.subarray(0, good.length - 1)).status?.message).toContain('unexpected EOF');
-    expect(bad(envelope('v1', 'PodTemplate', Buffer.alloc(0))).status?.message).toContain(
-      'no kind "PodTemplate" is registered for version "v1"',
+    expect((await bad(good.subarray(0, good.length - 1))).status?.message).toContain('unexpected EOF');
+    expect((await bad(envelope('v1', 'Frobnicator', Buffer.alloc(0)))).status?.message).toContain(
+      'no kind "Frobnicator" is registered for version "v1"',
     );
-    expect(decodesProtobuf('ConfigMap')).toBe(true);
-    expect(decodesProtobuf('TokenRequest')).toBe(true);
-    expect(decodesProtobuf('Event')).toBe(false);
   });
 });

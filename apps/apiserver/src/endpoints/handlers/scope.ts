@@ -5,7 +5,8 @@ import type { GenericStore } from '../../registry/generic-store.js';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
 import type { WatchEventMetrics } from '../../metrics/watch-metrics.js';
 import type { RequestInfo } from '../request-info.js';
-import { writeError } from '../respond.js';
+import { checkAcceptable } from '../negotiate.js';
+import { awaitProtobufFor, writeError } from '../respond.js';
 
 /** What every handler of one resource view shares; handlers themselves hold no state. */
 export interface RequestScope<I extends InternalObject = InternalObject> {
@@ -39,9 +40,15 @@ export interface HandlerRequest {
 
 export type Handler = (scope: RequestScope, r: HandlerRequest) => Promise<void>;
 
-/** Runs a handler; every failure ends in one Status response (kube's scope.err). */
+/**
+ * Runs a handler; every failure ends in one Status response (kube's scope.err). The response's
+ * encoding is negotiated first, as the real server does: a request that accepts nothing served
+ * is a 406 with no effect, and a protobuf client waits here for the codec to load.
+ */
 export async function serve(scope: RequestScope, r: HandlerRequest, handler: Handler): Promise<void> {
   try {
+    checkAcceptable(r.req);
+    await awaitProtobufFor(r.req);
     await handler(scope, r);
   } catch (err) {
     writeError(r.req, r.res, err, scope.logger);

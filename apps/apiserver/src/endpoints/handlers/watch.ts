@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { escapeFieldValue, parseFieldSelector, toStatus, type ListOptions } from '@keel/apimachinery';
+import { PROTOBUF_WATCH } from '@keel/protobuf';
 import { apiVersionOf } from '../../registry/resource-view.js';
+import { protobufFor } from '../respond.js';
 import { tableWatchEncoder } from '../table.js';
 import { connectionThrottle } from './connection-throttle.js';
 import type { HandlerRequest, RequestScope } from './scope.js';
@@ -16,7 +18,7 @@ function defaultTimeoutSeconds(min: number): number {
 
 /**
  * Streams changes as newline-delimited JSON (`{"type":...,"object":...}` per line, each written
- * as it arrives): 200 at once with headers flushed, then events until timeoutSeconds, the client
+ * as it arrives), or for a protobuf client as length-prefixed WatchEvent frames: 200 at once with headers flushed, then events until timeoutSeconds, the client
  * leaves, the server shuts down, or an ERROR event (e.g. 410 Expired) ends it.
  */
 export async function watchResource(
@@ -56,13 +58,14 @@ export async function watchResource(
   res.on('close', onClose);
   scope.trackLongRunning(res, () => stop.abort());
 
+  const apiVersion = apiVersionOf(scope.view);
+  const pb = tableEvent ? undefined : protobufFor(req, { apiVersion, kind: scope.view.kind });
   res.writeHead(200, {
-    'Content-Type': 'application/json',
+    'Content-Type': pb ? PROTOBUF_WATCH : 'application/json',
     'Transfer-Encoding': 'chunked',
     'Cache-Control': 'no-cache, private',
   });
   res.flushHeaders();
-  const apiVersion = apiVersionOf(scope.view);
   const watchEvents = scope.watchEvents.forResource(
     scope.view.group,
     scope.view.version,
@@ -70,15 +73,23 @@ export async function watchResource(
   );
   const throttle = connectionThrottle(req, scope.maxConnectionBytesPerSec);
   // Every event counts, bookmarks and errors too, at its size on the wire, as kube's.
-  const send = (line: string) => {
-    res.write(line + '\n');
-    watchEvents.sent(Buffer.byteLength(line) + 1);
+  const send = (line: string | Buffer) => {
+    if (typeof line === 'string') {
+      res.write(line + '\n');
+      watchEvents.sent(Buffer.byteLength(line) + 1);
+    } else {
+      res.write(line);
+      watchEvents.sent(line.length);
+    }
   };
+  // The event as it goes on the wire: a JSON line, or a protobuf frame built from the same parts.
+  const encodeEvent = (type: string, object: Record<string, unknown>): string | Buffer =>
+    pb ? pb.encodeWatchEvent(type, object) : JSON.stringify({ type, object });
   try {
     for await (const ev of events) {
-      let line: string;
+      let line: string | Buffer;
       if (ev.type === 'ERROR') {
-        line = JSON.stringify({ type: 'ERROR', object: toStatus(scope.store.watchError(ev.error)) });
+        line = encodeEvent('ERROR', { ...toStatus(scope.store.watchError(ev.error)) });
       } else if (ev.type === 'BOOKMARK') {
         const metadata: Record<string, unknown> = { resourceVersion: ev.resourceVersion };
         if (ev.initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
@@ -92,14 +103,16 @@ export async function watchResource(
               rows: [],
             }
           : { kind: scope.view.kind, apiVersion, metadata };
-        line = JSON.stringify({ type: 'BOOKMARK', object });
+        line = encodeEvent('BOOKMARK', object);
       } else if (tableEvent) {
         line = JSON.stringify(tableEvent(ev.type, ev.object));
+      } else if (pb) {
+        line = scope.store.watchFrame(ev.type, ev.object, (t, o) => pb.encodeWatchEvent(t, o));
       } else {
         line = scope.store.watchLine(ev.type, ev.object);
       }
       if (throttle) {
-        await throttle(Buffer.byteLength(line) + 1, stop.signal);
+        await throttle(typeof line === 'string' ? Buffer.byteLength(line) + 1 : line.length, stop.signal);
         if (stop.signal.aborted) break;
       }
       // Events that arrive together leave in one TLS write rather than one record each: the
@@ -119,7 +132,7 @@ export async function watchResource(
     }
   } catch (err) {
     if (!stop.signal.aborted && !res.destroyed) {
-      send(JSON.stringify({ type: 'ERROR', object: toStatus(scope.store.watchError(err)) }));
+      send(encodeEvent('ERROR', { ...toStatus(scope.store.watchError(err)) }));
     }
   } finally {
     clearTimeout(timer);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { negotiateOutput } from './negotiate.js';
+import { negotiateTable } from './table.js';
+
+const PB = 'application/vnd.kubernetes.protobuf';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+describe('negotiateOutput', () => {
+  it.each([
+    [undefined, 'json'],
+    ['', 'json'],
+    ['*/*', 'json'],
+    ['application/*', 'json'],
+    ['application/json', 'json'],
+    ['application/yaml', 'json'],
+    [PB, 'protobuf'],
+    [`${PB}, application/json`, 'protobuf'],
+    [`application/json, ${PB}`, 'json'],
+    [`application/json;q=0.9, ${PB}`, 'protobuf'],
+    [`${PB};q=0.5, */*`, 'json'],
+    [`text/plain, ${PB};q=0.1`, 'protobuf'],
+    [`${PB};as=Table;v=v1;g=meta.k8s.io, application/json`, 'json'],
+    [`${TABLE}, ${PB}`, 'json'],
+    ['text/plain', undefined],
+    ['application/json;q=0', undefined],
+    [`${PB};as=Table;v=v1;g=meta.k8s.io`, undefined],
+    ['application/json;as=Frobnicator;v=v1;g=meta.k8s.io', undefined],
+  ] as const)('Accept %j → %s', (accept, want) => {
+    expect(negotiateOutput(accept, true)).toBe(want);
+  });
+
+  it('passes protobuf over for an object without a message', () => {
+    expect(negotiateOutput(`${PB}, application/json`, false)).toBe('json');
+    expect(negotiateOutput(PB, false)).toBeUndefined();
+  });
+
+  it('lets a protobuf clause ahead of a Table clause ask for the object itself', () => {
+    expect(negotiateTable(`${PB}, ${TABLE}`)).toBeUndefined();
+    expect(negotiateTable(`${TABLE}, ${PB}`)).toBe('v1');
+  });
+});
