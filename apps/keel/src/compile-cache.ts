@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -56,10 +64,10 @@ export function runBundle(bundle: string, opts: RunBundleOptions = {}): void {
   const cacheFile = dir !== undefined ? join(dir, name) : undefined;
   const cachedData = cacheFile !== undefined ? readCache(cacheFile) : undefined;
   // Node's CommonJS wrapper, on the first line so that stack traces keep the bundle's line numbers.
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
-    { filename: bundle, ...(cachedData ? { cachedData } : {}) },
-  );
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+  });
   if (cachedData) debug(script.cachedDataRejected ? 'rejected by V8: %s' : 'accepted: %s', cacheFile);
   if (dir !== undefined && cacheFile !== undefined && (!cachedData || script.cachedDataRejected)) {
     const prefix = `${basename(bundle)}-`;
