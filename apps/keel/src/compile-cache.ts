@@ -57,11 +57,10 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
 
 /** Runs `bundle` (CommonJS) in this process, as `node bundle` would, with the code cache. */
 export function runBundle(bundle: string, opts: RunBundleOptions = {}): void {
-  const source = readFileSync(bundle, 'utf8');
+  const bytes = readFileSync(bundle);
+  const source = bytes.toString('utf8');
   const dir = opts.cacheDir !== undefined ? usableDir(opts.cacheDir) : undefined;
-  const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
-  const name = `${basename(bundle)}-${hash}-${process.versions.v8}-${process.arch}.cache`;
-  const cacheFile = dir !== undefined ? join(dir, name) : undefined;
+  const cacheFile = dir !== undefined ? join(dir, cacheName(bundle, bytes)) : undefined;
   const cachedData = cacheFile !== undefined ? readCache(cacheFile) : undefined;
   // Node's CommonJS wrapper, on the first line so that stack traces keep the bundle's line numbers.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -77,6 +76,12 @@ export function runBundle(bundle: string, opts: RunBundleOptions = {}): void {
   const module = { exports: {}, filename: bundle, id: '.', loaded: false };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+}
+
+/** Names the bundle's exact bytes and the V8 that compiled them: a stale cache is never found. */
+function cacheName(bundle: string, bytes: Buffer): string {
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+  return `${basename(bundle)}-${hash}-${process.versions.v8}-${process.arch}.cache`;
 }
 
 /**
