@@ -5,58 +5,15 @@
  * and as the workspace build (one module per file), and a bare node process as the baseline.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@keel/testing';
 import { startControlPlane } from '../apps/keel/src/index.js';
+import { apiserverReady } from './support/ready.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-function readyz(url: string, ca: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request(`${url}/readyz`, { ca, timeout: 1000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve(0));
-    req.on('timeout', () => req.destroy());
-    req.end();
-  });
-}
-
-/** Spawn to a 200 from /readyz (anonymous may read it, as upstream's default RBAC allows). */
-async function apiserverReady(entry: string): Promise<number> {
-  const port = await freePort();
-  const certDir = mkdtempSync(join(tmpdir(), 'keel-bench-'));
-  const start = performance.now();
-  const child = spawn(
-    process.execPath,
-    [entry, '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`],
-    {
-      stdio: 'ignore',
-    },
-  );
-  try {
-    for (;;) {
-      const caFile = join(certDir, 'ca.crt');
-      if (
-        existsSync(caFile) &&
-        (await readyz(`https://127.0.0.1:${port}`, readFileSync(caFile, 'utf8'))) === 200
-      )
-        return performance.now() - start;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  }
-}
 
 function bareNode(): Promise<number> {
   return new Promise((resolve) => {
@@ -78,8 +35,8 @@ export async function run(): Promise<void> {
   };
   for (let i = 0; i < RUNS; i++) {
     rows['bare node process (baseline)']!.push(await bareNode());
-    rows['API server to /readyz, bundled']!.push(await apiserverReady(bundled));
-    rows['API server to /readyz, workspace build']!.push(await apiserverReady(workspace));
+    rows['API server to /readyz, bundled']!.push((await apiserverReady(bundled)).ms);
+    rows['API server to /readyz, workspace build']!.push((await apiserverReady(workspace)).ms);
     const start = performance.now();
     const cp = await startControlPlane({ nodes: 1 });
     rows['startControlPlane({ nodes: 1 })']!.push(performance.now() - start);

@@ -1,17 +1,25 @@
 /**
- * Start-up time of the built daemons, from spawn to their "Starting" log line (flags parsed,
- * configuration complete, logger up) and to exit for --version, against a bare `node -e` process
- * spawned the same way: the ratio is the cost Keel adds on top of Node's own start.
+ * `pnpm bench startup`: start-up time of the built daemons against a bare `node -e` process
+ * spawned the same way (the ratio is the cost Keel adds on top of Node's own start): the workspace
+ * builds to exit for --version and to their "Starting" line; the bundled API server (what the keel
+ * package ships) to its first 200 from /readyz on the embedded store, with no code cache and with
+ * a warm one (KEEL_COMPILE_CACHE), with the CPU time it had used by then; and startControlPlane()
+ * (API server, scheduler, PKI, connection-config) from the built keel package, until it resolves.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { freePort } from '@keel/testing';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startControlPlane } from '../apps/keel/dist/index.js';
+import { apiserverReady, type ReadyTime } from './support/ready.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const RUNS = 15;
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
+/** Spawning a whole daemon to ready costs seconds on a loaded machine: fewer runs of those. */
+const READY_RUNS = Number(process.env['BENCH_READY_RUNS'] ?? 7);
+const GOAL_MS = 500;
 
 function timeUntil(args: string[], ready: RegExp | 'exit'): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -43,6 +51,41 @@ async function median(args: string[], ready: RegExp | 'exit'): Promise<number> {
   return samples[Math.floor(samples.length / 2)] ?? NaN;
 }
 
+const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** startControlPlane() from the built keel package (bundled daemons) until it resolves. */
+async function controlPlaneReady(): Promise<number> {
+  const start = performance.now();
+  const cp = await startControlPlane();
+  const ms = performance.now() - start;
+  await cp.stop();
+  return ms;
+}
+
+/** Fills `dir` with both daemons' code caches: a control plane that runs until they are written. */
+async function warmCompileCaches(dir: string): Promise<void> {
+  await withCacheEnv(dir, async () => {
+    const cp = await startControlPlane();
+    const deadline = Date.now() + 30_000;
+    while (readdirSync(dir).filter((f) => f.endsWith('.cache')).length < 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await cp.stop();
+  });
+}
+
+/** Runs `f` with KEEL_COMPILE_CACHE set (the daemons startControlPlane spawns inherit it). */
+async function withCacheEnv<T>(value: string, f: () => Promise<T>): Promise<T> {
+  const before = process.env['KEEL_COMPILE_CACHE'];
+  process.env['KEEL_COMPILE_CACHE'] = value;
+  try {
+    return await f();
+  } finally {
+    if (before === undefined) delete process.env['KEEL_COMPILE_CACHE'];
+    else process.env['KEEL_COMPILE_CACHE'] = before;
+  }
+}
+
 export async function run(): Promise<void> {
   const apiserver = join(root, 'apps/apiserver/dist/main.js');
   const scheduler = join(root, 'apps/scheduler/dist/main.js');
@@ -71,10 +114,60 @@ export async function run(): Promise<void> {
       ),
     ],
   ];
-  console.log(`baseline: bare node process, median of ${RUNS}: ${baseline.toFixed(1)} ms`);
-  for (const [name, ms] of rows) {
+  const bundled = join(root, 'apps/keel/dist/daemons/apiserver.mjs');
+  const cacheDir = mkdtempSync(join(tmpdir(), 'keel-bench-cache-'));
+  try {
+    await warmCompileCaches(cacheDir);
+    const cold: ReadyTime[] = [];
+    const warm: ReadyTime[] = [];
+    const cpCold: number[] = [];
+    const cpWarm: number[] = [];
+    // In turns, so that a burst of load elsewhere spreads over all of them.
+    const turnBaseline: number[] = [];
+    for (let i = 0; i < READY_RUNS; i++) {
+      turnBaseline.push(await timeUntil(['-e', 'process.stdout.write("ready\\n")'], /ready/));
+      cold.push(await apiserverReady(bundled, { ...process.env, KEEL_COMPILE_CACHE: 'off' }));
+      warm.push(await apiserverReady(bundled, { ...process.env, KEEL_COMPILE_CACHE: cacheDir }));
+      cpCold.push(await withCacheEnv('off', controlPlaneReady));
+      cpWarm.push(await withCacheEnv(cacheDir, controlPlaneReady));
+    }
+    // The ready rows are compared with the baseline taken in the same turns, not the one above.
+    const turnBase = mid(turnBaseline);
+    const readyRows: [string, number][] = [];
+    const readyRow = (name: string, xs: ReadyTime[]): [string, number] => {
+      const cpu = mid(xs.map((x) => x.cpuMs));
+      readyRows.push([name, mid(xs.map((x) => x.ms))]);
+      return [`${name}: CPU ${cpu.toFixed(0)} ms`, cpu];
+    };
+    const cpu = [
+      readyRow('API server bundled, /readyz 200, no code cache', cold),
+      readyRow('API server bundled, /readyz 200, warm code cache', warm),
+    ];
+    readyRows.push(['startControlPlane(), no code cache', mid(cpCold)]);
+    readyRows.push(['startControlPlane(), warm code cache', mid(cpWarm)]);
+    const print = (list: [string, number][], base: number) => {
+      for (const [name, ms] of list) {
+        console.log(
+          `${name.padEnd(50)} median ${ms.toFixed(1).padStart(7)} ms  = ${(ms / base).toFixed(2)}x baseline`,
+        );
+      }
+    };
+    console.log(`baseline: bare node process, median of ${RUNS}: ${baseline.toFixed(1)} ms`);
+    print(rows, baseline);
     console.log(
-      `${name.padEnd(32)} median ${ms.toFixed(1).padStart(7)} ms  = ${(ms / baseline).toFixed(2)}x baseline`,
+      `baseline taken in turns with the rows below, median of ${READY_RUNS}: ${turnBase.toFixed(1)} ms`,
     );
+    print(readyRows, turnBase);
+    for (const [line] of cpu) console.log(line);
+    const apiserver = mid(warm.map((x) => x.ms));
+    console.log(
+      `goal: API server ready under ${GOAL_MS} ms: ${apiserver < GOAL_MS ? 'met' : 'NOT met'} ` +
+        `(${apiserver.toFixed(0)} ms with a warm cache, ${mid(cold.map((x) => x.ms)).toFixed(0)} ms without; ` +
+        `CPU to ready ${cpu[1]![1].toFixed(0)} ms with the cache, ${cpu[0]![1].toFixed(0)} ms without); ` +
+        `startControlPlane reaches ${mid(cpWarm).toFixed(0)} ms (${mid(cpCold).toFixed(0)} ms without); ` +
+        `wall clock on a loaded machine is indicative only, compare with the baseline`,
+    );
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import type * as undiciModule from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { dialConnector, type Dialer } from './dial-connector.js';
 import { StatusError } from '@keel/apimachinery';
 import type { Connection } from './connection-config.js';
@@ -32,8 +33,19 @@ export interface StreamResponse {
 /** client-go re-reads a token file at most once a minute. */
 const TOKEN_FILE_TTL_MS = 60_000;
 
+type Undici = typeof undiciModule;
+/**
+ * undici loads on the first request, not with this module: loading it is a good part of a daemon's
+ * start-up, and most Transports (webhooks, an API server's clients) are built long before, or
+ * without ever, sending anything.
+ */
+let undici: Promise<Undici> | undefined;
+const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
+
 export class Transport {
-  private readonly agent: Agent;
+  private agent: Promise<Agent> | undefined;
+  private readonly agentOptions: Agent.Options;
+  private closed = false;
   private token: string | undefined;
   private tokenReadAt = 0;
 
@@ -51,12 +63,20 @@ export class Transport {
       ...(c.cert && c.key ? { cert: c.cert, key: c.key } : {}),
       ...(c.serverName ? { servername: c.serverName } : {}),
     };
-    this.agent = new Agent({
+    this.agentOptions = {
       keepAliveTimeout: keepAliveTimeoutMs,
       connect: dial ? dialConnector(dial, tls) : tls,
-    });
+    };
     this.token = c.token;
     this.tokenReadAt = Date.now();
+  }
+
+  private async dispatch(url: URL, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>) {
+    const { Agent, errors, request } = await loadUndici();
+    // As undici's own pool answers once closed, even when close() came before any request.
+    if (this.closed) throw new errors.ClientDestroyedError();
+    const dispatcher = await (this.agent ??= Promise.resolve(new Agent(this.agentOptions)));
+    return request(url, { ...options, dispatcher });
   }
 
   url(path: string, query: Query = {}): URL {
@@ -72,11 +92,10 @@ export class Transport {
     const timeout = opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined;
     const signal = combine(opts.signal, timeout);
     try {
-      const res = await request(url, {
-        method: method as 'GET',
+      const res = await this.dispatch(url, {
+        method,
         headers: this.headers(opts),
         body: opts.body,
-        dispatcher: this.agent,
         ...(signal ? { signal } : {}),
       });
       const text = await res.body.text();
@@ -91,10 +110,9 @@ export class Transport {
   async stream(path: string, opts: SendOptions = {}): Promise<StreamResponse> {
     const url = this.url(path, opts.query);
     try {
-      const res = await request(url, {
+      const res = await this.dispatch(url, {
         method: 'GET',
         headers: this.headers(opts),
-        dispatcher: this.agent,
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
       if (res.statusCode >= 200 && res.statusCode < 300) return res;
@@ -104,8 +122,9 @@ export class Transport {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    this.closed = true;
+    await (await this.agent)?.close();
   }
 
   private failure(

@@ -38,19 +38,14 @@ export type { CommonStorageOptions } from './generic-storage.js';
 export type { WatchCacheSize } from './watch-cache/watch-caches.js';
 export { createMemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.js';
 export type { Clock } from './memory/memory-backend.js';
-export {
-  createRedisStorage,
-  type RedisClientStorageOptions,
-  type RedisStorageOptions,
-  type RedisTopology,
-  type RedisUrlStorageOptions,
+export { createRedisStorage } from './redis/lazy.js';
+export type {
+  RedisClientStorageOptions,
+  RedisStorageOptions,
+  RedisTopology,
+  RedisUrlStorageOptions,
 } from './redis/redis-storage.js';
-export {
-  createRedisClient,
-  type RedisClient,
-  type RedisConnectionOptions,
-  type RedisTlsFiles,
-} from './redis/connection.js';
+export type { RedisClient, RedisConnectionOptions, RedisTlsFiles } from './redis/connection.js';
 export type { StoreDialer } from './redis/egress-connector.js';
 export {
   StoreInformer,

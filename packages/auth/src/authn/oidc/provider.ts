@@ -1,5 +1,5 @@
 import { get, type Agent } from 'node:https';
-import { JwksClient } from 'jwks-rsa';
+import type { JwksClient } from 'jwks-rsa';
 
 /** kube's OIDC HTTP client gives every request to the issuer 30 seconds. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -72,24 +72,31 @@ export async function discover(issuerURL: string, agent: Agent): Promise<Provide
  * without a restart.
  */
 export class RemoteKeySet {
-  private readonly client: JwksClient;
+  // jwks-rsa (and what it pulls in) loads at the first token to verify, not with the API server:
+  // most servers have no OIDC issuer, and loading it was a noticeable part of every start-up.
+  private client: Promise<JwksClient> | undefined;
 
-  constructor(jwksURI: string, agent: Agent) {
-    this.client = new JwksClient({
-      jwksUri: jwksURI,
-      requestAgent: agent,
-      timeout: REQUEST_TIMEOUT_MS,
-      cache: true,
-      cacheMaxEntries: 100,
-      cacheMaxAge: KEY_CACHE_MS,
-      rateLimit: true,
-      jwksRequestsPerMinute: JWKS_REFRESHES_PER_MINUTE,
-    });
-  }
+  constructor(
+    private readonly jwksURI: string,
+    private readonly agent: Agent,
+  ) {}
 
   /** The PEM public key for `kid` (any single key when the token names none). */
   async publicKey(kid: string | undefined): Promise<string> {
-    const key = await this.client.getSigningKey(kid);
+    this.client ??= import('jwks-rsa').then(
+      ({ JwksClient }) =>
+        new JwksClient({
+          jwksUri: this.jwksURI,
+          requestAgent: this.agent,
+          timeout: REQUEST_TIMEOUT_MS,
+          cache: true,
+          cacheMaxEntries: 100,
+          cacheMaxAge: KEY_CACHE_MS,
+          rateLimit: true,
+          jwksRequestsPerMinute: JWKS_REFRESHES_PER_MINUTE,
+        }),
+    );
+    const key = await (await this.client).getSigningKey(kid);
     return key.getPublicKey();
   }
 }
