@@ -189,7 +189,15 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     onChange: (event) => handlers.onVolumeObjectChange(event),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  const all = [nodes, pods, namespaces, services, pdbs, ...storage.informers, ...(workloads?.informers ?? [])];
+  const all = [
+    nodes,
+    pods,
+    namespaces,
+    services,
+    pdbs,
+    ...storage.informers,
+    ...(workloads?.informers ?? []),
+  ];
 
   return {
     pods,

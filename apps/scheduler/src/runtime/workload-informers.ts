@@ -30,7 +30,7 @@ function keepSelector(obj: KubeObject): KubeObject {
     ...(obj.kind !== undefined ? { kind: obj.kind } : {}),
     metadata: { name, namespace, resourceVersion, uid },
     spec: { selector: spec?.selector ?? null },
-  } as KubeObject;
+  };
 }
 
 function lookup<S>(informer: Informer<KubeObject> | undefined, namespace: string, name: string): Lookup<S> {

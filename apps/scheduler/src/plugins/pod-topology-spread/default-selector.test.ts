@@ -20,7 +20,9 @@ interface World {
 /** Objects keyed `namespace/name`. */
 function objects(w: World): ClusterObjects {
   const find = <S>(m: Readonly<Record<string, S | null>> | undefined, key: string) =>
-    m && Object.hasOwn(m, key) ? { found: true as const, selector: m[key] ?? null } : { found: false as const };
+    m && Object.hasOwn(m, key)
+      ? { found: true as const, selector: m[key] ?? null }
+      : { found: false as const };
   return {
     ...NO_CLUSTER_OBJECTS,
     serviceSelectors: (ns) => w.services?.[ns] ?? [],
@@ -58,18 +60,40 @@ describe('defaultSelector', () => {
   it.each<[string, Pod, World, string | undefined]>([
     ['nothing selects the pod', pod(web), {}, undefined],
     ['a service selecting the pod', pod(web), { services: { default: [web] } }, 'app=web'],
-    ['services merged', pod({ ...web, tier: 'fe' }), { services: { default: [web, { tier: 'fe' }] } }, 'app=web,tier=fe'],
+    [
+      'services merged',
+      pod({ ...web, tier: 'fe' }),
+      { services: { default: [web, { tier: 'fe' }] } },
+      'app=web,tier=fe',
+    ],
     ['a service not selecting the pod', pod(web), { services: { default: [{ app: 'db' }] } }, undefined],
     ['a service of another namespace', pod(web), { services: { other: [web] } }, undefined],
     ['a service with an empty selector adds nothing', pod(web), { services: { default: [{}] } }, undefined],
-    ['the owning ReplicaSet', pod(web, [rsOwner('rs')]), { rss: { 'default/rs': webRs } }, 'app=web,pod-template-hash=h1'],
+    [
+      'the owning ReplicaSet',
+      pod(web, [rsOwner('rs')]),
+      { rss: { 'default/rs': webRs } },
+      'app=web,pod-template-hash=h1',
+    ],
     [
       'the ReplicaSet with matchExpressions',
       pod({ ...web, track: 'a' }, [rsOwner('rs')]),
-      { rss: { 'default/rs': { matchLabels: web, matchExpressions: [{ key: 'track', operator: 'In', values: ['b', 'a'] }] } } },
+      {
+        rss: {
+          'default/rs': {
+            matchLabels: web,
+            matchExpressions: [{ key: 'track', operator: 'In', values: ['b', 'a'] }],
+          },
+        },
+      },
       'app=web,track in (a,b)',
     ],
-    ['a ReplicaSet of another namespace', pod(web, [rsOwner('rs')]), { rss: { 'other/rs': webRs } }, undefined],
+    [
+      'a ReplicaSet of another namespace',
+      pod(web, [rsOwner('rs')]),
+      { rss: { 'other/rs': webRs } },
+      undefined,
+    ],
     ['an unknown ReplicaSet', pod(web, [rsOwner('gone')]), { rss: { 'default/rs': webRs } }, undefined],
     [
       'a non-controller owner is ignored',
@@ -83,8 +107,18 @@ describe('defaultSelector', () => {
       { rss: { 'default/rs': webRs, 'default/other': { matchLabels: { x: 'y' } } } },
       'app=web,pod-template-hash=h1',
     ],
-    ['a ReplicaSet with a nil selector adds nothing', pod(web, [rsOwner('rs')]), { rss: { 'default/rs': null } }, undefined],
-    ['a ReplicaSet with an empty selector adds nothing', pod(web, [rsOwner('rs')]), { rss: { 'default/rs': {} } }, undefined],
+    [
+      'a ReplicaSet with a nil selector adds nothing',
+      pod(web, [rsOwner('rs')]),
+      { rss: { 'default/rs': null } },
+      undefined,
+    ],
+    [
+      'a ReplicaSet with an empty selector adds nothing',
+      pod(web, [rsOwner('rs')]),
+      { rss: { 'default/rs': {} } },
+      undefined,
+    ],
     [
       'an unparsable ReplicaSet selector is skipped',
       pod(web, [rsOwner('rs')]),
@@ -114,7 +148,9 @@ describe('defaultSelector', () => {
     ],
     [
       'the owning ReplicationController',
-      pod({ ...web, v: '2' }, [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', controller: true }]),
+      pod({ ...web, v: '2' }, [
+        { apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', controller: true },
+      ]),
       { rcs: { 'default/rc': { app: 'web', v: '2' } } },
       'app=web,v=2',
     ],
@@ -138,7 +174,9 @@ describe('defaultSelector', () => {
     ],
     [
       'a service and the owning ReplicationController, merged as one set',
-      pod({ ...web, v: '2' }, [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', controller: true }]),
+      pod({ ...web, v: '2' }, [
+        { apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', controller: true },
+      ]),
       { services: { default: [web] }, rcs: { 'default/rc': { app: 'web', v: '2' } } },
       'app=web,v=2',
     ],
