@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DaemonProcess } from '@keel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, eventually, expectAllBoundOnce } from './cluster.js';
@@ -24,11 +27,12 @@ async function createPod(
   name: string,
   labels: Record<string, string>,
   spec: object,
+  meta: object = {},
 ): Promise<void> {
   await call('POST', `/api/v1/namespaces/${ns}/pods`, {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, labels },
+    metadata: { name, labels, ...meta },
     spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }], ...spec },
   });
 }
@@ -164,5 +168,66 @@ describe('InterPodAffinity and PodTopologySpread end to end', () => {
     expect(await failure(ns, 'no-rack')).toBe(
       "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints (missing required label). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..",
     );
+  });
+});
+
+describe('PodTopologySpread system default constraints end to end', () => {
+  // A second scheduler whose only scorer is PodTopologySpread (system defaulting: hostname
+  // maxSkew 3, zone maxSkew 5, both ScheduleAnyway), so placements follow the spreading alone.
+  let spreadOnly: DaemonProcess | undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'keel-spread-'));
+  afterAll(async () => {
+    await spreadOnly?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("spreads a ReplicaSet's pods over zones by the ReplicaSet's selector", async () => {
+    const ns = 'rs-spread';
+    await cluster.createNamespace(ns);
+    const labels = { app: 'rsweb' };
+    const container = { name: 'app', image: 'registry.example/app:1' };
+    // Keel runs no ReplicaSet controller: the test creates the pods with their owner reference.
+    const r = await cluster.api.request('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 10,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [container] } },
+        },
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    const uid = (JSON.parse(r.text) as { metadata: { uid: string } }).metadata.uid;
+    const owned = {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid, controller: true }],
+    };
+    // Six pods already on aff-1 (zone-a): zone-a counts 6, zone-b none.
+    for (let i = 0; i < 6; i++) await createPod(ns, `placed-${i}`, labels, { nodeName: 'aff-1' }, owned);
+
+    const config = join(dir, 'spread-only.yaml');
+    writeFileSync(
+      config,
+      'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n' +
+        `clientConnection:\n  kubeconfig: ${cluster.kubeconfig}\nleaderElection:\n  leaderElect: false\n` +
+        'profiles:\n- schedulerName: spread-only\n  plugins:\n    score:\n' +
+        "      disabled: [{name: '*'}]\n      enabled: [{name: PodTopologySpread}]\n",
+    );
+    spreadOnly = cluster.scheduler([`--config=${config}`]);
+    await spreadOnly.waitFor(/"Starting scheduling"/);
+
+    // kube's score per node: sum over constraints of matching × log(domains + 2) + maxSkew - 1,
+    // lower is better. aff-2 scores 2 + 6·log 4 + 4 ≈ 14.3; aff-3 with k pods 6 + k·(log 5 + log 4),
+    // so the first three go to zone-b's aff-3 and the fourth to aff-2.
+    const placed: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const name = `new-${i}`;
+      await createPod(ns, name, labels, { schedulerName: 'spread-only' }, owned);
+      await expectAllBoundOnce(cluster, ns, [name]);
+      placed.push((await cluster.pod(ns, name)).spec.nodeName ?? '');
+    }
+    expect(placed).toEqual(['aff-3', 'aff-3', 'aff-3', 'aff-2']);
   });
 });

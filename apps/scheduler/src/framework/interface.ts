@@ -1,4 +1,4 @@
-import type { LabelSelector } from '@keel/apimachinery';
+import type { LabelSelector, LabelSelectorSpec } from '@keel/apimachinery';
 import type { Extenders } from '../extender/extenders.js';
 import type { Labels } from './affinity-terms.js';
 import type { CycleState } from './cycle-state.js';
@@ -134,10 +134,14 @@ export interface BindPlugin extends Plugin {
   bind(state: CycleState, pod: Pod, nodeName: string, signal?: AbortSignal): Promise<MaybeStatus>;
 }
 
+/** The controllers whose selectors kube's helper.DefaultSelector reads when they own a pod. */
+export type WorkloadKind = 'ReplicaSet' | 'StatefulSet';
+
 /**
  * Cluster objects other than pods and nodes that plugins read (kube's informer listers): namespace
- * labels for affinity terms' namespaceSelector, and services, whose selectors default topology
- * spreading. Reads are from the informers' caches, never from the API server.
+ * labels for affinity terms' namespaceSelector, and services, replication controllers, replica sets
+ * and stateful sets, whose selectors default topology spreading. Reads are from the informers'
+ * caches, never from the API server.
  */
 export interface ClusterObjects {
   /** The namespace's labels; undefined when the namespace is not known. */
@@ -146,13 +150,36 @@ export interface ClusterObjects {
   namespacesMatching(selector: LabelSelector): string[];
   /** `spec.selector` of each service in the namespace that has one. */
   serviceSelectors(namespace: string): readonly Labels[];
+  /**
+   * Asks for the ReplicationController, ReplicaSet and StatefulSet informers. Call it while the
+   * plugin is built: like kube's shared informer factory, the scheduler only lists and watches
+   * those kinds when a plugin asked for their listers.
+   */
+  watchWorkloads(): void;
+  /**
+   * The ReplicationController `namespace/name`: `found` false when it is not known (or nothing
+   * asked for the informers), else its `spec.selector` (null when it has none).
+   */
+  replicationControllerSelector(
+    namespace: string,
+    name: string,
+  ): { readonly found: false } | { readonly found: true; readonly selector: Labels | null };
+  /** As replicationControllerSelector, for an apps/v1 ReplicaSet or StatefulSet. */
+  workloadSelector(
+    kind: WorkloadKind,
+    namespace: string,
+    name: string,
+  ): { readonly found: false } | { readonly found: true; readonly selector: LabelSelectorSpec | null };
 }
 
-/** No namespaces and no services: for tests and for frameworks built without informers. */
+/** No namespaces, services or workloads: for tests and for frameworks built without informers. */
 export const NO_CLUSTER_OBJECTS: ClusterObjects = {
   namespaceLabels: () => undefined,
   namespacesMatching: () => [],
   serviceSelectors: () => [],
+  watchWorkloads: () => undefined,
+  replicationControllerSelector: () => ({ found: false }),
+  workloadSelector: () => ({ found: false }),
 };
 
 /** What a plugin factory gets besides its args. */

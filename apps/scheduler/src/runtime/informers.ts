@@ -1,7 +1,8 @@
 /**
  * The scheduler's informers (kube's addAllEventHandlers over the shared informer factory): pods
  * that are not terminal, in every namespace, and nodes, whose events feed the scheduling queue and
- * cache; namespaces and services, which plugins read. Scheduling starts once all have listed.
+ * cache; namespaces and services, which plugins read, and the replication controllers, replica sets
+ * and stateful sets when a plugin asked for them. Scheduling starts once all have listed.
  */
 import { createInformer, type Informer, type KubeObject, type RestClient } from '@keel/client';
 import type { Logger } from '@keel/log';
@@ -12,6 +13,7 @@ import type { Node, Pod } from '../framework/types.js';
 import type { VolumeListers } from '../framework/volume-objects.js';
 import type { EventHandlers } from '../scheduling/event-handlers.js';
 import { newVolumeInformers } from './volume-informers.js';
+import { newWorkloadInformers } from './workload-informers.js';
 
 /** What kube-scheduler's pod informer selects: terminal pods hold no resources. */
 export const POD_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=Failed';
@@ -63,6 +65,8 @@ export interface InformerDeps {
   readonly handlers: EventHandlers;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
+  /** Whether to list and watch ReplicationControllers, ReplicaSets and StatefulSets. */
+  readonly workloads?: boolean;
 }
 
 export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
@@ -153,6 +157,9 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     onUpdate: (_old, obj) => setService(obj, true),
     onDelete: (obj) => setService(obj, false),
   });
+  const workloads = deps.workloads
+    ? newWorkloadInformers({ client: deps.client, onError, ...(deps.signal ? { signal: deps.signal } : {}) })
+    : undefined;
   const objects: ClusterObjects = {
     namespaceLabels: (name) => namespaces.get(name)?.metadata?.labels ?? undefined,
     namespacesMatching: (selector) =>
@@ -161,6 +168,12 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
         .filter((ns) => selector.matches(ns.metadata?.labels ?? {}))
         .map((ns) => ns.metadata?.name ?? ''),
     serviceSelectors: (ns) => [...(selectors.get(ns)?.values() ?? [])],
+    // Decided when the informers are made (deps.workloads); asking later changes nothing.
+    watchWorkloads: () => undefined,
+    replicationControllerSelector: (ns, name) =>
+      workloads ? workloads.listers.replicationControllerSelector(ns, name) : { found: false },
+    workloadSelector: (kind, ns, name) =>
+      workloads ? workloads.listers.workloadSelector(kind, ns, name) : { found: false },
   };
   const pdbs = createInformer<KubeObject>({
     client: deps.client,
@@ -176,7 +189,15 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
     onChange: (event) => handlers.onVolumeObjectChange(event),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  const all = [nodes, pods, namespaces, services, pdbs, ...storage.informers];
+  const all = [
+    nodes,
+    pods,
+    namespaces,
+    services,
+    pdbs,
+    ...storage.informers,
+    ...(workloads?.informers ?? []),
+  ];
 
   return {
     pods,

@@ -144,11 +144,18 @@ export class Scheduler {
 
   constructor(private readonly deps: SchedulerDeps) {
     const cfg = deps.configuration;
-    // The plugins read namespaces and services through the informers, which are made below.
+    // The plugins read namespaces, services and workloads through the informers, which are made
+    // below; the workload informers only if a plugin asked for them while being built.
+    let workloads = false;
     const objects: ClusterObjects = {
       namespaceLabels: (n) => this.informers.objects.namespaceLabels(n),
       namespacesMatching: (sel) => this.informers.objects.namespacesMatching(sel),
       serviceSelectors: (ns) => this.informers.objects.serviceSelectors(ns),
+      watchWorkloads: () => {
+        workloads = true;
+      },
+      replicationControllerSelector: (ns, n) => this.informers.objects.replicationControllerSelector(ns, n),
+      workloadSelector: (kind, ns, n) => this.informers.objects.workloadSelector(kind, ns, n),
     };
     const volumes: VolumeListers = {
       persistentVolume: (n) => this.informers.volumes.persistentVolume(n),
@@ -201,7 +208,12 @@ export class Scheduler {
       new Set(this.frameworks.keys()),
       this.nominator,
     );
-    this.informers = newSchedulerInformers({ client: deps.client, handlers, logger: deps.logger });
+    this.informers = newSchedulerInformers({
+      client: deps.client,
+      handlers,
+      logger: deps.logger,
+      workloads,
+    });
   }
 
   /** Starts listing and watching pods and nodes. */

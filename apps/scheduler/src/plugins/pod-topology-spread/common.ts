@@ -2,6 +2,7 @@ import {
   labelSelectorFromRequirements,
   labelSelectorFromSet,
   labelSelectorFromSpec,
+  type LabelRequirement,
   type LabelSelector,
 } from '@keel/apimachinery';
 import type { Labels } from '../../framework/affinity-terms.js';
@@ -50,22 +51,65 @@ export function filterConstraints(
   return out;
 }
 
+/** The owner reference with `controller: true` (kube's metav1.GetControllerOf), read defensively. */
+function controllerOf(pod: Pod): { apiVersion: string; kind: string; name: string } | undefined {
+  const refs = pod.metadata['ownerReferences'];
+  if (!Array.isArray(refs)) return undefined;
+  for (const ref of refs as unknown[]) {
+    if (typeof ref !== 'object' || ref === null) continue;
+    const r = ref as { apiVersion?: unknown; kind?: unknown; name?: unknown; controller?: unknown };
+    if (r.controller !== true) continue;
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    return { apiVersion: str(r.apiVersion), kind: str(r.kind), name: str(r.name) };
+  }
+  return undefined;
+}
+
+/** `group/version` or `version` (the core group), as schema.ParseGroupVersion; undefined if invalid. */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: parts[0] ?? '' };
+  if (parts.length === 2) return { group: parts[0] ?? '', version: parts[1] ?? '' };
+  return undefined;
+}
+
 /**
- * kube's helper.DefaultSelector as far as Keel serves the objects: the merged selectors of the
- * services in the pod's namespace that select it (Keel serves no ReplicaSets, StatefulSets or
- * ReplicationControllers, whose selectors kube also merges in).
+ * kube's helper.DefaultSelector: the merged selectors of the services in the pod's namespace that
+ * select it, plus the selector of the pod's controller when that is a v1 ReplicationController or
+ * an apps/v1 ReplicaSet or StatefulSet the informers know. Controllers are found through the
+ * pod's controller reference only, never by matching their selectors against the pod's labels.
+ * Undefined when the result selects nothing in particular (kube's `selector.Empty()`).
  */
 export function defaultSelector(pod: Pod, objects: ClusterObjects): LabelSelector | undefined {
   const labels = pod.metadata.labels ?? {};
+  const ns = pod.metadata.namespace ?? '';
+  // Every merged selector matches the pod, so the maps cannot disagree on a key's value.
   const merged: Record<string, string> = {};
-  let any = false;
-  for (const sel of objects.serviceSelectors(pod.metadata.namespace ?? '')) {
+  for (const sel of objects.serviceSelectors(ns)) {
     if (!Object.entries(sel).every(([k, v]) => labels[k] === v)) continue;
     Object.assign(merged, sel);
-    any = true;
   }
-  if (!any || Object.keys(merged).length === 0) return undefined;
-  return labelSelectorFromSet(merged);
+  let extra: readonly LabelRequirement[] = [];
+  const owner = controllerOf(pod);
+  const gv = owner ? parseGroupVersion(owner.apiVersion) : undefined;
+  if (owner && gv?.version === 'v1') {
+    if (gv.group === '' && owner.kind === 'ReplicationController') {
+      const rc = objects.replicationControllerSelector(ns, owner.name);
+      if (rc.found) Object.assign(merged, rc.selector ?? {});
+    } else if (gv.group === 'apps' && (owner.kind === 'ReplicaSet' || owner.kind === 'StatefulSet')) {
+      const w = objects.workloadSelector(owner.kind, ns, owner.name);
+      // A nil selector (kube's labels.Nothing()) adds no requirements; an unparsable one is skipped.
+      if (w.found && w.selector) {
+        try {
+          extra = labelSelectorFromSpec(w.selector).requirements;
+        } catch {
+          extra = [];
+        }
+      }
+    }
+  }
+  const selector = labelSelectorFromRequirements([...labelSelectorFromSet(merged).requirements, ...extra]);
+  return selector.isEmpty() ? undefined : selector;
 }
 
 /** The pod's own constraints for `action`, or the default ones with the deduced selector. */

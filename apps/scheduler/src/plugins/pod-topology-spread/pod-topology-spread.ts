@@ -102,5 +102,10 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   }
 }
 
-export const create: PluginFactory = (args, handle) =>
-  new PodTopologySpread(parsePodTopologySpreadArgs(args), handle.objects ?? NO_CLUSTER_OBJECTS);
+export const create: PluginFactory = (args, handle) => {
+  const parsed = parsePodTopologySpreadArgs(args);
+  const objects = handle.objects ?? NO_CLUSTER_OBJECTS;
+  // As kube's New: the workload listers (so their informers) only when defaults can apply.
+  if (parsed.defaultConstraints.length > 0) objects.watchWorkloads();
+  return new PodTopologySpread(parsed, objects);
+};
