@@ -1,0 +1,111 @@
+/** A JSON client for either API server: TLS against the test CA, as a client certificate or a token. */
+import { Agent, request } from 'undici';
+import type { TestCert } from '@keel/testing';
+
+export { eventually } from '@keel/testing';
+
+export type Json = Record<string, unknown>;
+
+export interface Reply {
+  readonly status: number;
+  readonly json: Json;
+  readonly text: string;
+}
+
+export class ApiClient {
+  private readonly agent: Agent;
+
+  constructor(
+    readonly url: string,
+    ca: TestCert,
+    private readonly credential?: TestCert | { token: string },
+  ) {
+    const cert = credential && 'certPem' in credential ? { cert: credential.certPem, key: credential.keyPem } : {};
+    this.agent = new Agent({ connect: { ca: ca.certPem, ...cert }, connections: 32 });
+  }
+
+  async call(method: string, path: string, body?: unknown): Promise<Reply> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.credential && 'token' in this.credential) headers['authorization'] = `Bearer ${this.credential.token}`;
+    const res = await request(this.url + path, {
+      method: method as 'GET',
+      dispatcher: this.agent,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.body.text();
+    let json: Json = {};
+    try {
+      json = JSON.parse(text) as Json;
+    } catch {
+      // Not JSON (/readyz, /metrics): the text is what the test reads.
+    }
+    return { status: res.statusCode, json, text };
+  }
+
+  get(path: string): Promise<Reply> {
+    return this.call('GET', path);
+  }
+
+  /** POSTs an object; anything but 201 (or 409 AlreadyExists when `existingOk`) fails the test. */
+  async create(path: string, body: Json): Promise<Json> {
+    const r = await this.call('POST', path, body);
+    if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${r.text}`);
+    return r.json;
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** A schedulable node with room for `pods` pods and a Ready condition. */
+export function nodeBody(name: string, pods = 110): Json {
+  const capacity = { cpu: '32', memory: '128Gi', pods: String(pods) };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+    status: {
+      capacity,
+      allocatable: capacity,
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'interop test node',
+          lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        },
+      ],
+    },
+  };
+}
+
+export function podBody(name: string): Json {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: { app: 'interop' } },
+    spec: {
+      containers: [
+        { name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu: '10m', memory: '16Mi' } } },
+      ],
+    },
+  };
+}
+
+/** Runs `fn` over `items`, at most `width` at a time. */
+export async function inBatches<T>(items: readonly T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(fn));
+}
+
+/** Every pod of a namespace and the node each is bound to ('' while unbound). */
+export async function bindings(client: ApiClient, ns: string): Promise<Map<string, string>> {
+  const r = await client.get(`/api/v1/namespaces/${ns}/pods?limit=5000`);
+  if (r.status !== 200) throw new Error(`listing pods: ${r.status} ${r.text}`);
+  const items = (r.json['items'] ?? []) as { metadata: { name: string }; spec: { nodeName?: string } }[];
+  return new Map(items.map((p) => [p.metadata.name, p.spec.nodeName ?? '']));
+}
