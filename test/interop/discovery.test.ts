@@ -8,7 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, Json } from './support/client.js';
 import { startKeelApiServer } from './support/keel.js';
-import { ClusterPKI, requireReference, startReferenceApiServer, type RunningApiServer } from './support/reference.js';
+import {
+  ClusterPKI,
+  requireReference,
+  startReferenceApiServer,
+  type RunningApiServer,
+} from './support/reference.js';
 
 /**
  * Differences that are legitimate, each with why. The keys are the exact lines `differences()`
@@ -73,9 +78,12 @@ function differences(keel: Served, ref: Served): { diffs: string[]; notes: strin
       continue;
     }
     if (show(keelVersions) !== show(refVersions))
-      diffs.push(`group ${group || 'core'}: versions keel=${show(keelVersions)} reference=${show(refVersions)}`);
+      diffs.push(
+        `group ${group || 'core'}: versions keel=${show(keelVersions)} reference=${show(refVersions)}`,
+      );
   }
-  for (const group of keel.groups.keys()) if (!ref.groups.has(group)) notes.push(`group ${group}: only in Keel`);
+  for (const group of keel.groups.keys())
+    if (!ref.groups.has(group)) notes.push(`group ${group}: only in Keel`);
   for (const [gv, refResources] of ref.resources) {
     const keelResources = keel.resources.get(gv);
     if (!keelResources) continue;
@@ -97,9 +105,11 @@ function differences(keel: Served, ref: Served): { diffs: string[]; notes: strin
       // 1.20 leaves singularName empty for most resources.
       if ((r.singularName ?? '') !== '') fields.push(['singularName', k.singularName, r.singularName]);
       for (const [field, kv, rv] of fields)
-        if (show(kv) !== show(rv)) diffs.push(`${gv} ${name}: ${field} keel=${show(kv)} reference=${show(rv)}`);
+        if (show(kv) !== show(rv))
+          diffs.push(`${gv} ${name}: ${field} keel=${show(kv)} reference=${show(rv)}`);
     }
-    for (const name of keelResources.keys()) if (!refResources.has(name)) notes.push(`${gv} ${name}: only in Keel`);
+    for (const name of keelResources.keys())
+      if (!refResources.has(name)) notes.push(`${gv} ${name}: only in Keel`);
   }
   return { diffs, notes };
 }

@@ -13,7 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, writeKubeconfig, type DaemonProcess } from '@keel/testing';
 import { bindings, eventually, inBatches, nodeBody, podBody, type Json } from './support/client.js';
 import { startKeelScheduler } from './support/keel.js';
-import { ClusterPKI, requireReference, startReferenceApiServer, type RunningApiServer } from './support/reference.js';
+import {
+  ClusterPKI,
+  requireReference,
+  startReferenceApiServer,
+  type RunningApiServer,
+} from './support/reference.js';
 
 const METRICS_TOKEN = 'interop-metrics-reader-token';
 const NS = 'default';
@@ -32,7 +37,12 @@ describe('keel-scheduler against the reference kube-apiserver 1.20.2', () => {
     const tokenFile = join(dir, 'tokens.csv');
     writeFileSync(tokenFile, `${METRICS_TOKEN},metrics-reader,uid-metrics-reader\n`);
     api = await startReferenceApiServer(pki, { tokenFile });
-    const kubeconfig = writeKubeconfig(join(dir, 'scheduler.conf'), api.url, pki.ca.certPem, pki.client('system:kube-scheduler'));
+    const kubeconfig = writeKubeconfig(
+      join(dir, 'scheduler.conf'),
+      api.url,
+      pki.ca.certPem,
+      pki.client('system:kube-scheduler'),
+    );
     securePort = await freePort();
     scheduler = startKeelScheduler(kubeconfig, [
       // Where the reference server's system:kube-scheduler role lets a scheduler hold its lock.
@@ -53,7 +63,9 @@ describe('keel-scheduler against the reference kube-apiserver 1.20.2', () => {
   it('becomes leader through a Lease in kube-system', async () => {
     const lease = await eventually(
       async () => {
-        const r = await api.admin.get('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler');
+        const r = await api.admin.get(
+          '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler',
+        );
         const holder = ((r.json['spec'] ?? {}) as Json)['holderIdentity'];
         return r.status === 200 && typeof holder === 'string' && holder !== '' && r.json;
       },
@@ -86,7 +98,11 @@ describe('keel-scheduler against the reference kube-apiserver 1.20.2', () => {
       120_000,
       'a Scheduled event per pod',
     );
-    expect(events[0]).toMatchObject({ reportingController: 'default-scheduler', type: 'Normal', action: 'Binding' });
+    expect(events[0]).toMatchObject({
+      reportingController: 'default-scheduler',
+      type: 'Normal',
+      action: 'Binding',
+    });
     // Everything it did, the reference RBAC allowed.
     expect(scheduler?.stderr).not.toMatch(/forbidden/i);
   }, 400_000);
@@ -116,11 +132,19 @@ describe('keel-scheduler against the reference kube-apiserver 1.20.2', () => {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRoleBinding',
         metadata: { name: 'interop-metrics-reader' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'interop-metrics-reader' },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: 'interop-metrics-reader',
+        },
         subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'metrics-reader' }],
       });
       // The scheduler caches the denial for a while (--authorization-webhook-cache-unauthorized-ttl).
-      await eventually(async () => (await get(METRICS_TOKEN)) === 200, 120_000, '/metrics to allow the reader');
+      await eventually(
+        async () => (await get(METRICS_TOKEN)) === 200,
+        120_000,
+        '/metrics to allow the reader',
+      );
     } finally {
       await agent.close();
     }

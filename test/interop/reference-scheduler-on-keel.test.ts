@@ -15,7 +15,12 @@ import { describe, expect, it } from 'vitest';
 import { DaemonProcess, freePort, writeKubeconfig } from '@keel/testing';
 import { bindings, eventually, inBatches, nodeBody, podBody, type Json } from './support/client.js';
 import { startKeelApiServer } from './support/keel.js';
-import { ClusterPKI, referenceBinaries, requireReference, type RunningApiServer } from './support/reference.js';
+import {
+  ClusterPKI,
+  referenceBinaries,
+  requireReference,
+  type RunningApiServer,
+} from './support/reference.js';
 
 const NODES = 100;
 const PODS = 1000;
@@ -31,7 +36,12 @@ async function scheduleThousandPods(contentType: 'application/json' | undefined)
   try {
     api = await startKeelApiServer(pki);
     const admin = api.admin;
-    const kubeconfig = writeKubeconfig(join(dir, 'scheduler.conf'), api.url, pki.ca.certPem, pki.client('system:kube-scheduler'));
+    const kubeconfig = writeKubeconfig(
+      join(dir, 'scheduler.conf'),
+      api.url,
+      pki.ca.certPem,
+      pki.client('system:kube-scheduler'),
+    );
     // kubeadm's static pod command line (the insecure port off, as kubeadm 1.20 does).
     scheduler = DaemonProcess.exec(referenceBinaries().scheduler, [
       `--authentication-kubeconfig=${kubeconfig}`,
@@ -47,7 +57,9 @@ async function scheduleThousandPods(contentType: 'application/json' | undefined)
     ]);
     const lease = await eventually(
       async () => {
-        const r = await admin.get('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler');
+        const r = await admin.get(
+          '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler',
+        );
         const holder = ((r.json['spec'] ?? {}) as Json)['holderIdentity'];
         return r.status === 200 && typeof holder === 'string' && holder !== '' && r.json;
       },
@@ -84,7 +96,11 @@ async function scheduleThousandPods(contentType: 'application/json' | undefined)
       300_000,
       'a Scheduled event per pod',
     );
-    expect(scheduled[0]).toMatchObject({ reportingController: 'default-scheduler', type: 'Normal', action: 'Binding' });
+    expect(scheduled[0]).toMatchObject({
+      reportingController: 'default-scheduler',
+      type: 'Normal',
+      action: 'Binding',
+    });
     // Keel's bootstrap RBAC let it do everything it tried.
     expect(scheduler.stderr).not.toMatch(/forbidden/i);
   } finally {

@@ -2,8 +2,10 @@
  * The `scale` subresource (autoscaling/v1 Scale) of ReplicaSets, StatefulSets and
  * ReplicationControllers against the built keel-apiserver with RBAC: get, update (with and
  * without a resourceVersion precondition, 409 on a stale one), the three patch types, the 422 of
- * a negative count, discovery, RBAC by subresource, and `kubectl scale`.
+ * a negative count, discovery, RBAC by subresource, `kubectl scale` and the official JavaScript
+ * client's typed scale calls.
  */
+import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, TestApiServer, USER_TOKEN } from '@keel/testing';
 import { clientConfig, type ClientConfig } from './support/clients/kubeconfig.js';
@@ -129,7 +131,10 @@ describe('the scale subresource', () => {
         [SMP, { spec: { replicas: 6 } }, 6],
         [JSON_PATCH, [{ op: 'replace', path: '/spec/replicas', value: 7 }], 7],
       ] as const) {
-        const patched = await expectStatus(server.request('PATCH', scalePath, { body: patch, contentType: type }), 200);
+        const patched = await expectStatus(
+          server.request('PATCH', scalePath, { body: patch, contentType: type }),
+          200,
+        );
         expect([type, patched['spec']]).toEqual([type, { replicas: want }]);
       }
       // A resourceVersion in a patch is a precondition too.
@@ -153,11 +158,14 @@ describe('the scale subresource', () => {
       expect(negative.status).toBe(422);
       expect(negative.json).toMatchObject({
         reason: 'Invalid',
-        message: 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+        message:
+          'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
         details: { name: 'web', group: 'autoscaling', kind: 'Scale' },
       });
 
-      const wrongName = await server.request('PUT', scalePath, { body: { ...noRv, metadata: { name: 'other' } } });
+      const wrongName = await server.request('PUT', scalePath, {
+        body: { ...noRv, metadata: { name: 'other' } },
+      });
       expect(wrongName.status).toBe(400);
       expect((wrongName.json as Json)['message']).toBe(
         'the name of the object (other) does not match the name on the URL (web)',
@@ -178,7 +186,13 @@ describe('the scale subresource', () => {
     const sub = (list: Json, name: string) => (list['resources'] as Json[]).find((r) => r['name'] === name);
     const apps = await expectStatus(server.request('GET', '/apis/apps/v1'), 200);
     const core = await expectStatus(server.request('GET', '/api/v1'), 200);
-    const want = { kind: 'Scale', group: 'autoscaling', version: 'v1', namespaced: true, verbs: ['get', 'patch', 'update'] };
+    const want = {
+      kind: 'Scale',
+      group: 'autoscaling',
+      version: 'v1',
+      namespaced: true,
+      verbs: ['get', 'patch', 'update'],
+    };
     expect(sub(apps, 'replicasets/scale')).toMatchObject(want);
     expect(sub(apps, 'statefulsets/scale')).toMatchObject(want);
     expect(sub(core, 'replicationcontrollers/scale')).toMatchObject(want);
@@ -195,7 +209,9 @@ describe('the scale subresource', () => {
           apiVersion: `${RBAC_GROUP}/v1`,
           kind: 'Role',
           metadata: { name: 'scaler' },
-          rules: [{ apiGroups: ['apps'], resources: ['replicasets/scale'], verbs: ['get', 'update', 'patch'] }],
+          rules: [
+            { apiGroups: ['apps'], resources: ['replicasets/scale'], verbs: ['get', 'update', 'patch'] },
+          ],
         },
         token: ADMIN_TOKEN,
       }),
@@ -222,11 +238,15 @@ describe('the scale subresource', () => {
       201,
     );
     const patch = { body: { spec: { replicas: 9 } }, contentType: MERGE, ...asAlice };
-    await expect.poll(async () => (await server.request('PATCH', `${base}/web/scale`, patch)).status, {
-      timeout: 20_000,
-    }).toBe(200);
+    await expect
+      .poll(async () => (await server.request('PATCH', `${base}/web/scale`, patch)).status, {
+        timeout: 20_000,
+      })
+      .toBe(200);
     expect((await server.request('PATCH', `${base}/web`, patch)).status).toBe(403);
-    expect((await expectStatus(server.request('GET', `${base}/web`), 200))['spec']).toMatchObject({ replicas: 9 });
+    expect((await expectStatus(server.request('GET', `${base}/web`), 200))['spec']).toMatchObject({
+      replicas: 9,
+    });
   });
 
   it('kubectl scale rs/web --replicas=3, with and without --resource-version', async () => {
@@ -238,17 +258,63 @@ describe('the scale subresource', () => {
     );
     const out = await kubectlOk(cfg, ['scale', '-n', ns, 'rs/web', '--replicas=3']);
     expect(out).toContain('replicaset.apps/web scaled');
-    expect((await expectStatus(server.request('GET', `${base}/web`), 200))['spec']).toMatchObject({ replicas: 3 });
+    expect((await expectStatus(server.request('GET', `${base}/web`), 200))['spec']).toMatchObject({
+      replicas: 3,
+    });
     // --current-replicas is a precondition kubectl checks against the Scale it reads.
-    expect(await kubectlOk(cfg, ['scale', '-n', ns, 'rs/web', '--current-replicas=3', '--replicas=4'])).toContain(
-      'scaled',
-    );
+    expect(
+      await kubectlOk(cfg, ['scale', '-n', ns, 'rs/web', '--current-replicas=3', '--replicas=4']),
+    ).toContain('scaled');
     // A stale --resource-version: kubectl compares it with the Scale's resourceVersion it read.
     const stale = String((created['metadata'] as Json)['resourceVersion']);
-    const r = await kubectl(cfg, ['scale', '-n', ns, 'rs/web', `--resource-version=${stale}`, '--replicas=1']);
+    const r = await kubectl(cfg, [
+      'scale',
+      '-n',
+      ns,
+      'rs/web',
+      `--resource-version=${stale}`,
+      '--replicas=1',
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(new RegExp(`Expected resource version to be ${stale}, was \\d+`));
-    await expectStatus(server.request('POST', workloads.replicationcontrollers.base(ns), { body: workloads.replicationcontrollers.body('rc') }), 201);
-    expect(await kubectlOk(cfg, ['scale', '-n', ns, 'rc/rc', '--replicas=2'])).toContain('replicationcontroller/rc scaled');
+    await expectStatus(
+      server.request('POST', workloads.replicationcontrollers.base(ns), {
+        body: workloads.replicationcontrollers.body('rc'),
+      }),
+      201,
+    );
+    expect(await kubectlOk(cfg, ['scale', '-n', ns, 'rc/rc', '--replicas=2'])).toContain(
+      'replicationcontroller/rc scaled',
+    );
+  });
+
+  it('the JavaScript client reads and replaces a StatefulSet Scale', async () => {
+    const ns = await newNamespace(server, 'scale-js');
+    await expectStatus(
+      server.request('POST', workloads.statefulsets.base(ns), { body: workloads.statefulsets.body('db') }),
+      201,
+    );
+    const kc = new k8s.KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'keel', server: server.url, caFile: cfg.caFile, skipTLSVerify: false }],
+      users: [{ name: 'keel-user', token: ADMIN_TOKEN }],
+      contexts: [{ name: 'keel', cluster: 'keel', user: 'keel-user' }],
+      currentContext: 'keel',
+    });
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    const scale = await apps.readNamespacedStatefulSetScale({ name: 'db', namespace: ns });
+    expect(scale).toMatchObject({
+      kind: 'Scale',
+      spec: { replicas: 2 },
+      status: { replicas: 0, selector: 'app=db' },
+    });
+    const replaced = await apps.replaceNamespacedStatefulSetScale({
+      name: 'db',
+      namespace: ns,
+      body: { ...scale, spec: { replicas: 4 } },
+    });
+    expect(replaced.spec?.replicas).toBe(4);
+    const sts = await apps.readNamespacedStatefulSet({ name: 'db', namespace: ns });
+    expect(sts.spec?.replicas).toBe(4);
   });
 });

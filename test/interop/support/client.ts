@@ -20,14 +20,16 @@ export class ApiClient {
     ca: TestCert,
     private readonly credential?: TestCert | { token: string },
   ) {
-    const cert = credential && 'certPem' in credential ? { cert: credential.certPem, key: credential.keyPem } : {};
+    const cert =
+      credential && 'certPem' in credential ? { cert: credential.certPem, key: credential.keyPem } : {};
     this.agent = new Agent({ connect: { ca: ca.certPem, ...cert }, connections: 32 });
   }
 
   async call(method: string, path: string, body?: unknown): Promise<Reply> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.credential && 'token' in this.credential) headers['authorization'] = `Bearer ${this.credential.token}`;
+    if (this.credential && 'token' in this.credential)
+      headers['authorization'] = `Bearer ${this.credential.token}`;
     const res = await request(this.url + path, {
       method: method as 'GET',
       dispatcher: this.agent,
@@ -91,14 +93,22 @@ export function podBody(name: string): Json {
     metadata: { name, labels: { app: 'interop' } },
     spec: {
       containers: [
-        { name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu: '10m', memory: '16Mi' } } },
+        {
+          name: 'app',
+          image: 'registry.example/app:1',
+          resources: { requests: { cpu: '10m', memory: '16Mi' } },
+        },
       ],
     },
   };
 }
 
 /** Runs `fn` over `items`, at most `width` at a time. */
-export async function inBatches<T>(items: readonly T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+export async function inBatches<T>(
+  items: readonly T[],
+  width: number,
+  fn: (item: T) => Promise<unknown>,
+): Promise<void> {
   for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(fn));
 }
 

@@ -28,7 +28,11 @@ export async function startKeelApiServer(pki: ClusterPKI): Promise<RunningApiSer
   const admin = new ApiClient(url, pki.ca, pki.admin);
   try {
     await proc.waitFor(/"Serving securely"/, 120_000);
-    await eventually(async () => (await admin.get('/readyz')).status === 200, 120_000, 'keel-apiserver /readyz');
+    await eventually(
+      async () => (await admin.get('/readyz')).status === 200,
+      120_000,
+      'keel-apiserver /readyz',
+    );
   } catch (err) {
     await admin.close();
     await proc.stop();

@@ -166,7 +166,11 @@ export async function startReferenceApiServer(
       ...(opts.tokenFile ? [`--token-auth-file=${opts.tokenFile}`] : []),
     ]);
     const admin = new ApiClient(url, pki.ca, pki.admin);
-    await eventually(async () => (await admin.get('/readyz')).status === 200, 180_000, 'kube-apiserver /readyz');
+    await eventually(
+      async () => (await admin.get('/readyz')).status === 200,
+      180_000,
+      'kube-apiserver /readyz',
+    );
     const started = proc;
     return {
       url,

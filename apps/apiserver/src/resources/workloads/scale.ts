@@ -16,7 +16,13 @@ import { scaleCodec, scaleInvalid, scaleOf, type Scale, type ScaleAccess } from 
 import type { Storage } from '@keel/storage';
 import { scoped, type ResourceDispatcher } from '../../endpoints/dispatch.js';
 import type { DiscoverySubresource } from '../../endpoints/discovery/groups.js';
-import { decodeObjectBody, jsonDuplicates, mediaType, parsePatchJson, readBody } from '../../endpoints/handlers/body.js';
+import {
+  decodeObjectBody,
+  jsonDuplicates,
+  mediaType,
+  parsePatchJson,
+  readBody,
+} from '../../endpoints/handlers/body.js';
 import { addWarnings, strictProblems } from '../../endpoints/handlers/decode.js';
 import type { Handler, RequestScope } from '../../endpoints/handlers/scope.js';
 import { writeContext } from '../../endpoints/handlers/write-context.js';
@@ -137,10 +143,19 @@ export function installScale<W extends InternalObject>(
     const scale = decodeScale(body, opts.fieldValidation, { res }, () => jsonDuplicates(req, raw));
     const sentName = scale.metadata.name ?? '';
     if (sentName === '')
-      throw badRequest(`the name of the object (${info.name} based on URL) was undeterminable: name must be provided`);
+      throw badRequest(
+        `the name of the object (${info.name} based on URL) was undeterminable: name must be provided`,
+      );
     if (sentName !== info.name)
-      throw badRequest(`the name of the object (${sentName}) does not match the name on the URL (${info.name})`);
-    const obj = await write(info.namespace, info.name, () => structuredClone(scale), writeContext(req, res, opts, user));
+      throw badRequest(
+        `the name of the object (${sentName}) does not match the name on the URL (${info.name})`,
+      );
+    const obj = await write(
+      info.namespace,
+      info.name,
+      () => structuredClone(scale),
+      writeContext(req, res, opts, user),
+    );
     writeObject(req, res, url, 200, encodeScale(obj));
   };
 
