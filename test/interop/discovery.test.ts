@@ -19,7 +19,30 @@ import {
  * Differences that are legitimate, each with why. The keys are the exact lines `differences()`
  * prints, so a new difference (or a changed one) fails the test.
  */
-const ALLOWED: Readonly<Record<string, string>> = {};
+const ALLOWED: Readonly<Record<string, string>> = {
+  // Keel serves the versions current upstream serves: these v1beta1 versions were removed in
+  // 1.22 (1.25 for events; authentication, authorization, rbac, storage, admissionregistration,
+  // scheduling, coordination); kubectl 1.33 knows only v1 of them.
+  'group events.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]': 'v1beta1 removed upstream in 1.25',
+  'group authentication.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]': 'v1beta1 removed in 1.22',
+  'group authorization.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]': 'v1beta1 removed in 1.22',
+  'group rbac.authorization.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]':
+    'v1beta1 removed in 1.22',
+  'group storage.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]':
+    'v1beta1 removed in 1.22 (CSIStorageCapacity 1.27)',
+  'group admissionregistration.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]':
+    'v1beta1 removed in 1.22',
+  'group scheduling.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]': 'v1beta1 removed in 1.22',
+  'group coordination.k8s.io: versions keel=["v1"] reference=["v1","v1beta1"]': 'v1beta1 removed in 1.22',
+  // policy/v1 (PodDisruptionBudget) is new in 1.21 and preferred since; Keel keeps v1beta1 for 1.20's scheduler.
+  'group policy: versions keel=["v1","v1beta1"] reference=["v1beta1"]': 'policy/v1 is 1.21+',
+  // Priority and fairness: v1beta2 (1.23), v1beta3 (1.26), v1 (1.29, preferred).
+  'group flowcontrol.apiserver.k8s.io: versions keel=["v1","v1beta3","v1beta2","v1beta1"] reference=["v1beta1"]':
+    'newer flowcontrol versions',
+  // Services take deletecollection since 1.23 (kubectl delete svc --all uses it).
+  'v1 services: verbs keel=["create","delete","deletecollection","get","list","patch","update","watch"] reference=["create","delete","get","list","patch","update","watch"]':
+    'services deletecollection is 1.23+',
+};
 
 interface Resource {
   name: string;
