@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TestApiServer } from '@keel/testing';
 import { clientConfig } from './support/clients/kubeconfig.js';
-import { kubectlOk } from './support/clients/kubectl.js';
+import { kubectl, kubectlOk } from './support/clients/kubectl.js';
 import { expectStatus, type Json } from './support/core.js';
 import { stores } from './support/fixtures.js';
 
@@ -91,6 +91,33 @@ describe('default RBAC policy', () => {
       expect((view['metadata'] as Json)['annotations']).toEqual({ [AUTOUPDATE]: 'true' });
       // Aggregated by the time the server is ready.
       expect(grants(view, 'pods/log')).toBe(true);
+    });
+
+    it("system:kube-scheduler may hold Keel's lock and the reference scheduler's default one", async () => {
+      const cfg = clientConfig(server);
+      const canI = async (verb: string, lease: string, ns: string) =>
+        (
+          await kubectl(cfg, [
+            'auth',
+            'can-i',
+            verb,
+            `leases.coordination.k8s.io/${lease}`,
+            '-n',
+            ns,
+            '--as=system:kube-scheduler',
+          ])
+        ).stdout.trim();
+      for (const [lease, ns] of [
+        ['platform-scheduler', 'platform-system'],
+        ['kube-scheduler', 'kube-system'],
+      ] as const) {
+        expect([lease, await canI('get', lease, ns), await canI('update', lease, ns)]).toEqual([
+          lease,
+          'yes',
+          'yes',
+        ]);
+      }
+      expect(await canI('update', 'someone-else', 'kube-system')).toBe('no');
     });
 
     it('admin takes in the rules of a new role labelled aggregate-to-admin', async () => {

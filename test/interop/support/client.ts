@@ -25,9 +25,9 @@ export class ApiClient {
     this.agent = new Agent({ connect: { ca: ca.certPem, ...cert }, connections: 32 });
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<Reply> {
+  async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] = contentType;
     if (this.credential && 'token' in this.credential)
       headers['authorization'] = `Bearer ${this.credential.token}`;
     const res = await request(this.url + path, {
@@ -50,7 +50,7 @@ export class ApiClient {
     return this.call('GET', path);
   }
 
-  /** POSTs an object; anything but 201 (or 409 AlreadyExists when `existingOk`) fails the test. */
+  /** POSTs an object; anything but 201 fails the test. */
   async create(path: string, body: Json): Promise<Json> {
     const r = await this.call('POST', path, body);
     if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${r.text}`);
@@ -86,12 +86,30 @@ export function nodeBody(name: string, pods = 110): Json {
   };
 }
 
+/**
+ * Creates a node and clears the `node.kubernetes.io/not-ready` taint the TaintNodesByCondition
+ * admission plugin puts on every new node: on the reference server only the controller manager's
+ * node lifecycle controller (not run here) lifts it; Keel's node taint controller does it itself.
+ */
+export async function createReadyNode(client: ApiClient, name: string): Promise<void> {
+  await client.create('/api/v1/nodes', nodeBody(name));
+  const r = await client.call(
+    'PATCH',
+    `/api/v1/nodes/${name}`,
+    { spec: { taints: null } },
+    'application/merge-patch+json',
+  );
+  if (r.status !== 200) throw new Error(`PATCH node ${name}: ${r.status} ${r.text}`);
+}
+
 export function podBody(name: string): Json {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, labels: { app: 'interop' } },
     spec: {
+      // No token controller runs beside the reference server to make a token for it to mount.
+      automountServiceAccountToken: false,
       containers: [
         {
           name: 'app',
@@ -118,4 +136,20 @@ export async function bindings(client: ApiClient, ns: string): Promise<Map<strin
   if (r.status !== 200) throw new Error(`listing pods: ${r.status} ${r.text}`);
   const items = (r.json['items'] ?? []) as { metadata: { name: string }; spec: { nodeName?: string } }[];
   return new Map(items.map((p) => [p.metadata.name, p.spec.nodeName ?? '']));
+}
+
+/** Runs `fn`; a failure carries the tail of what `proc` printed (the daemon's own account of it). */
+export async function explained<T>(
+  proc: { stderr: string } | undefined,
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const tail = proc?.stderr.slice(-6000) ?? '';
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}\n--- ${name} stderr (tail) ---\n${tail}`,
+    );
+  }
 }
