@@ -16,6 +16,7 @@ import {
   createReadyNode,
   eventually,
   explained,
+  forbiddenLines,
   inBatches,
   podBody,
   type Json,
@@ -147,7 +148,12 @@ describe('keel-scheduler against the reference kube-apiserver 1.20.2', () => {
           action: 'Binding',
         });
         // Everything it did, the reference RBAC allowed.
-        expect(scheduler?.stderr).not.toMatch(/forbidden/i);
+        // keel-scheduler reads the authentication ConfigMap from platform-system, which a reference
+        // cluster does not let it read (docs/interop.md); the lookup failure is tolerated.
+        const denied = forbiddenLines(scheduler?.stderr ?? '').filter(
+          (l) => !l.includes('configmaps \\"extension-apiserver-authentication\\" is forbidden'),
+        );
+        expect(denied).toEqual([]);
       }),
     400_000,
   );

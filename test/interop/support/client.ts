@@ -153,3 +153,8 @@ export async function explained<T>(
     );
   }
 }
+
+/** The lines of a daemon's log that report an authorization denial. */
+export function forbiddenLines(log: string): string[] {
+  return log.split('\n').filter((l) => /forbidden/i.test(l));
+}
