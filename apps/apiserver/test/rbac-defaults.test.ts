@@ -120,6 +120,22 @@ describe('default RBAC policy', () => {
       expect(await canI('update', 'someone-else', 'kube-system')).toBe('no');
     });
 
+    it('a role limited by resourceNames lets its subject list and watch that object by field selector', async () => {
+      // What the reference scheduler's delegated authentication does in kube-system.
+      const as = { headers: { 'Impersonate-User': 'system:kube-scheduler' } };
+      const path = '/api/v1/namespaces/kube-system/configmaps';
+      const one = `${path}?fieldSelector=${encodeURIComponent('metadata.name=extension-apiserver-authentication')}`;
+      const list = await expectStatus(server.request('GET', one, as), 200);
+      expect((list['items'] as Json[]).map((i) => (i['metadata'] as Json)['name'])).toEqual([
+        'extension-apiserver-authentication',
+      ]);
+      const watch = await server.request('GET', `${one}&watch=1&timeoutSeconds=1`, as);
+      expect(watch.status).toBe(200);
+      expect((await server.request('GET', path, as)).status).toBe(403);
+      const other = `${path}?fieldSelector=${encodeURIComponent('metadata.name=kube-root-ca.crt')}`;
+      expect((await server.request('GET', other, as)).status).toBe(403);
+    });
+
     it('admin takes in the rules of a new role labelled aggregate-to-admin', async () => {
       const name = `widgets-${randomBytes(3).toString('hex')}`;
       await expectStatus(

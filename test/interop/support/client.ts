@@ -154,7 +154,9 @@ export async function explained<T>(
   }
 }
 
-/** The lines of a daemon's log that report an authorization denial. */
-export function forbiddenLines(log: string): string[] {
-  return log.split('\n').filter((l) => /forbidden/i.test(l));
+/** Fails, quoting them, when a daemon's log has lines that report an authorization denial not in `known`. */
+export function expectNoDenials(log: string, known: (line: string) => boolean = () => false): void {
+  const denied = log.split('\n').filter((l) => /forbidden/i.test(l) && !known(l));
+  if (denied.length > 0)
+    throw new Error(`${denied.length} denied request(s):\n${denied.slice(0, 20).join('\n')}`);
 }
