@@ -145,7 +145,12 @@ describe('discovery: keel-apiserver next to the reference kube-apiserver 1.20.2'
   beforeAll(async () => {
     requireReference();
     pki = new ClusterPKI();
-    [ref, keel] = await Promise.all([startReferenceApiServer(pki), startKeelApiServer(pki)]);
+    // Both start at once; when one fails the other is still stopped (afterAll sees what started).
+    const [r, k] = await Promise.allSettled([startReferenceApiServer(pki), startKeelApiServer(pki)]);
+    if (r.status === 'fulfilled') ref = r.value;
+    if (k.status === 'fulfilled') keel = k.value;
+    if (r.status === 'rejected') throw r.reason;
+    if (k.status === 'rejected') throw k.reason;
   }, 300_000);
 
   afterAll(async () => {

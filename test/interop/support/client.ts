@@ -160,3 +160,21 @@ export function expectNoDenials(log: string, known: (line: string) => boolean = 
   if (denied.length > 0)
     throw new Error(`${denied.length} denied request(s):\n${denied.slice(0, 20).join('\n')}`);
 }
+
+/** Runs `fn`, failing at once (with its exit status) if `proc` exits before `fn` is done. */
+export async function whileRunning<T>(
+  proc: { wait(): Promise<{ code: number | null; signal: string | null }> },
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  let done = false;
+  const exited = proc.wait().then((r) => {
+    if (!done) throw new Error(`${name} exited (code ${r.code}, signal ${r.signal}) during the test`);
+    return undefined as never;
+  });
+  try {
+    return await Promise.race([fn(), exited]);
+  } finally {
+    done = true;
+  }
+}
