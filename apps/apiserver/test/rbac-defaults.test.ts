@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TestApiServer } from '@keel/testing';
 import { clientConfig } from './support/clients/kubeconfig.js';
-import { kubectlOk } from './support/clients/kubectl.js';
+import { kubectl, kubectlOk } from './support/clients/kubectl.js';
 import { expectStatus, type Json } from './support/core.js';
 import { stores } from './support/fixtures.js';
 
@@ -91,6 +91,49 @@ describe('default RBAC policy', () => {
       expect((view['metadata'] as Json)['annotations']).toEqual({ [AUTOUPDATE]: 'true' });
       // Aggregated by the time the server is ready.
       expect(grants(view, 'pods/log')).toBe(true);
+    });
+
+    it("system:kube-scheduler may hold Keel's lock and the reference scheduler's default one", async () => {
+      const cfg = clientConfig(server);
+      const canI = async (verb: string, lease: string, ns: string) =>
+        (
+          await kubectl(cfg, [
+            'auth',
+            'can-i',
+            verb,
+            `leases.coordination.k8s.io/${lease}`,
+            '-n',
+            ns,
+            '--as=system:kube-scheduler',
+          ])
+        ).stdout.trim();
+      for (const [lease, ns] of [
+        ['platform-scheduler', 'platform-system'],
+        ['kube-scheduler', 'kube-system'],
+      ] as const) {
+        expect([lease, await canI('get', lease, ns), await canI('update', lease, ns)]).toEqual([
+          lease,
+          'yes',
+          'yes',
+        ]);
+      }
+      expect(await canI('update', 'someone-else', 'kube-system')).toBe('no');
+    });
+
+    it('a role limited by resourceNames lets its subject list and watch that object by field selector', async () => {
+      // What the reference scheduler's delegated authentication does in kube-system.
+      const as = { headers: { 'Impersonate-User': 'system:kube-scheduler' } };
+      const path = '/api/v1/namespaces/kube-system/configmaps';
+      const one = `${path}?fieldSelector=${encodeURIComponent('metadata.name=extension-apiserver-authentication')}`;
+      const list = await expectStatus(server.request('GET', one, as), 200);
+      expect((list['items'] as Json[]).map((i) => (i['metadata'] as Json)['name'])).toEqual([
+        'extension-apiserver-authentication',
+      ]);
+      const watch = await server.request('GET', `${one}&watch=1&timeoutSeconds=1`, as);
+      expect(watch.status).toBe(200);
+      expect((await server.request('GET', path, as)).status).toBe(403);
+      const other = `${path}?fieldSelector=${encodeURIComponent('metadata.name=kube-root-ca.crt')}`;
+      expect((await server.request('GET', other, as)).status).toBe(403);
     });
 
     it('admin takes in the rules of a new role labelled aggregate-to-admin', async () => {

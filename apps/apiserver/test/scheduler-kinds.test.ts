@@ -95,8 +95,10 @@ describe('kinds the reference scheduler informs on', () => {
     expect(apps.get('statefulsets')).toMatchObject({ shortNames: ['sts'], categories: ['all'] });
     expect([...apps.keys()].sort()).toEqual([
       'replicasets',
+      'replicasets/scale',
       'replicasets/status',
       'statefulsets',
+      'statefulsets/scale',
       'statefulsets/status',
     ]);
     const storage = await resources('/apis/storage.k8s.io/v1');

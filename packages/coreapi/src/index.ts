@@ -220,6 +220,16 @@ export {
   type ReplicationController,
 } from './workloads/replicaset.js';
 export {
+  replicaSetScale,
+  replicationControllerScale,
+  scaleCodec,
+  scaleInvalid,
+  scaleOf,
+  statefulSetScale,
+  type Scale,
+  type ScaleAccess,
+} from './workloads/scale.js';
+export {
   statefulSetView,
   statefulSetStatusView,
   validateStatefulSet,

@@ -72,6 +72,8 @@ const entries: [string, string[]][] = [
   ['authorization.k8s.io/v1', reviews.authz],
   ['authorization.k8s.io/v1beta1', reviews.authz],
   ['scheduling.k8s.io/v1', withLists(['PriorityClass'])],
+  // Only Scale: the scale subresources' kind (Keel serves no HorizontalPodAutoscaler).
+  ['autoscaling/v1', ['Scale']],
   ['apps/v1', withLists(['Deployment', 'DaemonSet', 'ReplicaSet', 'StatefulSet', 'ControllerRevision'])],
   [
     'storage.k8s.io/v1',

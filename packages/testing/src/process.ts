@@ -78,6 +78,14 @@ export class DaemonProcess {
     );
   }
 
+  /** A daemon that is not a Node.js entry point (a reference binary such as etcd or kube-apiserver). */
+  static exec(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): DaemonProcess {
+    if (!existsSync(command)) throw new Error(`${command} does not exist`);
+    return new DaemonProcess(
+      spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
+  }
+
   /** Resolves once stderr or stdout matches; rejects if the process exits first or time runs out. */
   async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;

@@ -204,7 +204,8 @@ export class ResourceDispatcher {
     if (!route) return fail(notFoundStatus());
     // For namespaces themselves request-info reads the name as the namespace.
     const nsInPath = info.namespace !== '' && !(info.apiGroup === '' && info.resource === 'namespaces');
-    const named = info.name !== '';
+    // A list or watch of one object by field selector is still a collection request.
+    const named = info.name !== '' && info.nameFromFieldSelector !== true;
     if (route.namespaced ? !nsInPath && named : nsInPath) return fail(notFoundStatus());
     if (route.subresource !== '' && !named) return fail(notFoundStatus());
     const handler = route.handlers[info.verb];

@@ -1,3 +1,4 @@
+import { parseFieldSelector } from '@keel/apimachinery';
 /** What a request is about, decoded from its path and method the way the real API server does. */
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
@@ -11,6 +12,12 @@ export interface RequestInfo {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  /**
+   * The name came from a list or watch's `metadata.name=` field selector, not the path: upstream
+   * authorizes, audits and limits such a request as one on that object (so a role restricted by
+   * resourceNames may list/watch it), while it is still served as a collection request.
+   */
+  readonly nameFromFieldSelector?: true;
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -77,7 +84,11 @@ export function requestInfo(method: string, url: URL): RequestInfo {
   // As upstream's RequestInfoFactory: only a GET of a collection becomes a list or a watch; a GET
   // of one object is a get whatever its query says (watching one object is a list watch with a
   // metadata.name field selector, or the deprecated /watch/ path).
-  if (name === '' && verb === 'get') verb = queryBool(url.searchParams.get('watch')) ? 'watch' : 'list';
+  let selectedName = '';
+  if (name === '' && verb === 'get') {
+    verb = queryBool(url.searchParams.get('watch')) ? 'watch' : 'list';
+    selectedName = nameFromFieldSelector(url.searchParams.get('fieldSelector'));
+  }
   if (name === '' && verb === 'delete') verb = 'deletecollection';
   return {
     isResourceRequest: true,
@@ -89,6 +100,23 @@ export function requestInfo(method: string, url: URL): RequestInfo {
     namespace,
     resource,
     subresource,
-    name,
+    name: name || selectedName,
+    ...(selectedName !== '' ? { nameFromFieldSelector: true as const } : {}),
   };
+}
+
+/**
+ * The name a `metadata.name=<name>` field selector pins, when it is a valid path segment (a
+ * selector that does not parse names nothing: the request is then authorized as a plain list).
+ */
+function nameFromFieldSelector(text: string | null): string {
+  if (!text) return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(text).requiresExactMatch('metadata.name');
+  } catch {
+    return '';
+  }
+  if (name === undefined || name === '' || name === '.' || name === '..' || /[/%]/.test(name)) return '';
+  return name;
 }

@@ -123,6 +123,14 @@ export function containerCells(spec: PodSpec | undefined): [string, string] {
   return [cs.map((c) => c.name ?? '').join(','), cs.map((c) => c.image ?? '').join(',')];
 }
 
+/**
+ * metav1.LabelSelectorAsSelector(...).String(): the selector as a string (`a=b,c in (d)`), empty
+ * for an empty selector; a Scale's status.selector. Throws for a selector that does not parse.
+ */
+export function selectorString(selector: LabelSelector | undefined): string {
+  return selector ? labelSelectorFromSpec(asSpec(selector)).toString() : '';
+}
+
 /** metav1.FormatLabelSelector: `<none>` for nil or empty, else the selector string. */
 export function formatSelector(selector: LabelSelector | undefined): string {
   if (!selector) return '<none>';

@@ -3,8 +3,9 @@
  * in its order. Aggregated roles (admin, edit, view) start with no rules: the cluster-role
  * aggregation controller fills them from the roles their selectors pick.
  *
- * Names of API resources stay the real ones; the two leader-election lease names follow Keel's
- * (`platform-scheduler`, `platform-controller-manager`, as kube-scheduler/kube-controller-manager).
+ * Names of API resources stay the real ones; the two leader-election lease names are Keel's
+ * (`platform-scheduler`, `platform-controller-manager`) and the reference's (`kube-scheduler`,
+ * `kube-controller-manager`), so unmodified reference components keep their default locks.
  */
 import type { ClusterRole } from '../types.js';
 import { clusterRole, EVENTS_RULE, READ, READ_WRITE, rule, urlRule, WRITE } from './metadata.js';
@@ -16,6 +17,9 @@ const TO_VIEW = 'rbac.authorization.k8s.io/aggregate-to-view';
 /** Lease names of Keel's components (kube-scheduler and kube-controller-manager in the reference). */
 export const SCHEDULER_LEASE = 'platform-scheduler';
 export const CONTROLLER_MANAGER_LEASE = 'platform-controller-manager';
+/** The reference components' default lease names (test/interop runs kube-scheduler 1.20 on Keel). */
+const REFERENCE_SCHEDULER_LEASE = 'kube-scheduler';
+const REFERENCE_CONTROLLER_MANAGER_LEASE = 'kube-controller-manager';
 
 const approver = (signer: string) => rule(['approve'], ['certificates.k8s.io'], ['signers'], [signer]);
 
@@ -226,7 +230,12 @@ export const CLUSTER_ROLES: readonly ClusterRole[] = [
   clusterRole('system:kube-controller-manager', [
     EVENTS_RULE,
     rule(['create'], ['coordination.k8s.io'], ['leases']),
-    rule(['get', 'update'], ['coordination.k8s.io'], ['leases'], [CONTROLLER_MANAGER_LEASE]),
+    rule(
+      ['get', 'update'],
+      ['coordination.k8s.io'],
+      ['leases'],
+      [CONTROLLER_MANAGER_LEASE, REFERENCE_CONTROLLER_MANAGER_LEASE],
+    ),
     rule(['create'], [''], ['secrets', 'serviceaccounts']),
     rule(['delete'], [''], ['secrets']),
     rule(['get'], [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
@@ -240,7 +249,12 @@ export const CLUSTER_ROLES: readonly ClusterRole[] = [
   clusterRole('system:kube-scheduler', [
     EVENTS_RULE,
     rule(['create'], ['coordination.k8s.io'], ['leases']),
-    rule(['get', 'update'], ['coordination.k8s.io'], ['leases'], [SCHEDULER_LEASE]),
+    rule(
+      ['get', 'update'],
+      ['coordination.k8s.io'],
+      ['leases'],
+      [SCHEDULER_LEASE, REFERENCE_SCHEDULER_LEASE],
+    ),
     rule(READ, [''], ['nodes']),
     rule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
     rule(['create'], [''], ['bindings', 'pods/binding']),
