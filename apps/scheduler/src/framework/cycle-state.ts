@@ -19,7 +19,8 @@ export function stateKey<T>(label: string): StateKey<T> {
  * update it for the pods preemption removes or nominated pods add, on a clone of the cycle state.
  */
 export interface CloneableState {
-  clone(): this;
+  /** A copy that later changes to either side do not reach the other through. */
+  clone(): CloneableState;
 }
 
 function isCloneable(v: unknown): v is CloneableState {

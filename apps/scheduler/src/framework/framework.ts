@@ -243,7 +243,12 @@ export class Framework implements FilterRunner {
    * skipped this cycle counts `podToAdd`, now on `nodeInfo`, in its state. The first failure is
    * an Error status.
    */
-  runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    pod: Pod,
+    podToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
     return this.runPreFilterExtension('AddPod', state, pod, podToAdd, nodeInfo);
   }
 
@@ -303,7 +308,11 @@ export class Framework implements FilterRunner {
     return out;
   }
 
-  private async postFilter(state: CycleState, pod: Pod, nodeToStatus: NodeToStatus): Promise<PostFilterOutcome> {
+  private async postFilter(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: NodeToStatus,
+  ): Promise<PostFilterOutcome> {
     const reasons: string[] = [];
     let rejector = '';
     let result: PostFilterResult | undefined;

@@ -70,7 +70,12 @@ export interface FilterPlugin extends Plugin {
  */
 export interface FilterRunner {
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
-  runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus;
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    pod: Pod,
+    podToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus;
   runPreFilterExtensionRemovePod(
     state: CycleState,
     pod: Pod,

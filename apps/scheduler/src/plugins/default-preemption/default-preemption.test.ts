@@ -226,8 +226,14 @@ describe('DefaultPreemption args', () => {
     const state = r.state;
     const nodeToStatus = r.nodeToStatus;
     const run = async (args: { minCandidateNodesPercentage: number; minCandidateNodesAbsolute: number }) =>
-      (await new DefaultPreemption(args, {}, { random: () => 0 }).postFilter(state, incoming('2', 100), nodeToStatus, c.fwk))
-        .result?.nominatedNodeName;
+      (
+        await new DefaultPreemption(args, {}, { random: () => 0 }).postFilter(
+          state,
+          incoming('2', 100),
+          nodeToStatus,
+          c.fwk,
+        )
+      ).result?.nominatedNodeName;
     // Both nodes are dry-run and the better one wins; with one candidate wanted, the first found.
     expect(await run({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 })).toBe('n2');
     expect(await run({ minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 1 })).toBe('n1');
@@ -274,8 +280,12 @@ describe('nominated pods', () => {
     expect(await c.attempt(makePod('equal', { requests: { cpu: '2' }, priority: 100 }))).toMatchObject({
       code: 'Unschedulable',
     });
-    expect(await c.attempt(makePod('higher', { requests: { cpu: '2' }, priority: 200 }))).toEqual({ host: 'n1' });
-    expect(await c.attempt(makePod('small', { requests: { cpu: '1' }, priority: 10 }))).toEqual({ host: 'n1' });
+    expect(await c.attempt(makePod('higher', { requests: { cpu: '2' }, priority: 200 }))).toEqual({
+      host: 'n1',
+    });
+    expect(await c.attempt(makePod('small', { requests: { cpu: '1' }, priority: 10 }))).toEqual({
+      host: 'n1',
+    });
   });
 
   it('lets a preemptor try its nominated node first', async () => {
