@@ -29,9 +29,10 @@ import {
 import type { NodeInfo, PodInfo } from './node-info.js';
 import type { NodeToStatus } from './node-to-status.js';
 import { buildPluginLists } from './plugin-lists.js';
+import { addNominatedPods, runPreFilterExtension } from './prefilter-extensions.js';
 import type { Registry } from './registry.js';
 import { Code, Status, type MaybeStatus } from './status.js';
-import { podUid, type Pod } from './types.js';
+import type { Pod } from './types.js';
 
 export interface WeightedScorePlugin {
   readonly plugin: ScorePlugin;
@@ -205,37 +206,13 @@ export class Framework implements FilterRunner {
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     let added: { state: CycleState; nodeInfo: NodeInfo } | undefined;
     try {
-      added = this.addNominatedPods(state, pod, nodeInfo);
+      added = addNominatedPods(this, this.nominator, state, pod, nodeInfo);
     } catch (err) {
       return Status.fromError(err);
     }
     const s = this.runFilterPlugins(added?.state ?? state, pod, added?.nodeInfo ?? nodeInfo);
     if (s || !added) return s;
     return this.runFilterPlugins(state, pod, nodeInfo);
-  }
-
-  /**
-   * Copies of the node and state with its nominated pods of priority ≥ the pod's added, or
-   * undefined if there are none. Throws when a PreFilter extension fails.
-   */
-  private addNominatedPods(
-    state: CycleState,
-    pod: Pod,
-    nodeInfo: NodeInfo,
-  ): { state: CycleState; nodeInfo: NodeInfo } | undefined {
-    const nominated = this.nominator?.nominatedPodsForNode(nodeInfo.name);
-    if (!nominated || nominated.length === 0) return undefined;
-    const priority = pod.spec.priority ?? 0;
-    const uid = podUid(pod);
-    let out: { state: CycleState; nodeInfo: NodeInfo } | undefined;
-    for (const p of nominated) {
-      if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;
-      out ??= { state: state.clone(), nodeInfo: nodeInfo.clone() };
-      out.nodeInfo.addPod(p);
-      const s = this.runPreFilterExtensionAddPod(out.state, pod, p, out.nodeInfo);
-      if (s) throw s.asError();
-    }
-    return out;
   }
 
   /**
@@ -249,7 +226,7 @@ export class Framework implements FilterRunner {
     podToAdd: PodInfo,
     nodeInfo: NodeInfo,
   ): MaybeStatus {
-    return this.runPreFilterExtension('AddPod', state, pod, podToAdd, nodeInfo);
+    return runPreFilterExtension(this.preFilterPlugins, 'AddPod', state, pod, podToAdd, nodeInfo);
   }
 
   /** kube's RunPreFilterExtensionRemovePod: as AddPod, for a pod taken off `nodeInfo`. */
@@ -259,32 +236,7 @@ export class Framework implements FilterRunner {
     podToRemove: PodInfo,
     nodeInfo: NodeInfo,
   ): MaybeStatus {
-    return this.runPreFilterExtension('RemovePod', state, pod, podToRemove, nodeInfo);
-  }
-
-  private runPreFilterExtension(
-    op: 'AddPod' | 'RemovePod',
-    state: CycleState,
-    pod: Pod,
-    other: PodInfo,
-    nodeInfo: NodeInfo,
-  ): MaybeStatus {
-    for (const pl of this.preFilterPlugins) {
-      if (state.skipFilterPlugins.has(pl.name)) continue;
-      const ext = op === 'AddPod' ? pl.addPod : pl.removePod;
-      if (!ext) continue;
-      let s: MaybeStatus;
-      try {
-        s = ext.call(pl, state, pod, other, nodeInfo);
-      } catch (err) {
-        s = Status.fromError(err);
-      }
-      if (!s || s.isSuccess()) continue;
-      return Status.fromError(
-        new Error(`running ${op} on PreFilter plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
-      ).withPlugin(pl.name);
-    }
-    return undefined;
+    return runPreFilterExtension(this.preFilterPlugins, 'RemovePod', state, pod, podToRemove, nodeInfo);
   }
 
   hasPostFilterPlugins(): boolean {
