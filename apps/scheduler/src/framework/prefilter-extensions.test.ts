@@ -18,7 +18,7 @@ class Count implements CloneableState {
 const key = stateKey<Count>('Count');
 
 function frameworkWith(methods: Record<string, unknown>, nominator?: Nominator): Framework {
-  const plugin: Plugin = {
+  const plugin: Plugin & Record<string, unknown> = {
     name: 'P',
     preFilter: (state: CycleState) => state.write(key, new Count()),
     filter: (state: CycleState) =>
