@@ -69,6 +69,20 @@ export type VictimsOutcome =
   | { readonly ok: true; readonly victims: Pod[]; readonly numPDBViolations: number }
   | { readonly ok: false; readonly status: Status };
 
+/** Takes `p` off the node copy and out of the PreFilter state (kube's removePod in the dry run). */
+function removePod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+  copy.removePod(p.key);
+  const s = filters.runPreFilterExtensionRemovePod(state, pod, p, copy);
+  if (s) throw s.asError();
+}
+
+/** Puts `p` back on the node copy and into the PreFilter state. */
+function addPod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+  copy.addPod(p);
+  const s = filters.runPreFilterExtensionAddPod(state, pod, p, copy);
+  if (s) throw s.asError();
+}
+
 /**
  * kube's SelectVictimsOnNode, on copies of the node and of the cycle state: remove every pod of
  * lower priority (the PreFilter extensions uncount each, so affinity and spreading see them gone);
@@ -85,22 +99,12 @@ export function selectVictimsOnNode(
   pdbs: readonly PodDisruptionBudget[],
   nowMs: number,
 ): VictimsOutcome {
+  const priority = podPriority(pod);
+  const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
+  if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
   const copy = node.clone();
   const state = cycleState.clone();
-  const priority = podPriority(pod);
-  const removePod = (p: PodInfo) => {
-    copy.removePod(p.key);
-    const s = filters.runPreFilterExtensionRemovePod(state, pod, p, copy);
-    if (s) throw s.asError();
-  };
-  const addPod = (p: PodInfo) => {
-    copy.addPod(p);
-    const s = filters.runPreFilterExtensionAddPod(state, pod, p, copy);
-    if (s) throw s.asError();
-  };
-  const potential = [...copy.pods.values()].filter((p) => podPriority(p.pod) < priority);
-  if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
-  for (const p of potential) removePod(p);
+  for (const p of potential) removePod(filters, state, pod, copy, p);
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
   if (s) return { ok: false, status: s };
 
@@ -110,11 +114,11 @@ export function selectVictimsOnNode(
   const { violating, nonViolating } = splitByPDBViolation(potential, pdbs);
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
-    addPod(p);
+    addPod(filters, state, pod, copy, p);
     const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
     if (status?.code === 'Error') throw status.asError();
     if (!status) return true;
-    removePod(p);
+    removePod(filters, state, pod, copy, p);
     victims.push(p);
     return false;
   };
