@@ -43,7 +43,7 @@ interface Workload {
   /** Before the scheduler starts; resolves with the pods it bound itself. */
   prepare?(c: Cluster): Promise<number>;
   /** The in-process cycle rate, when it is not plain cycles over the shape. */
-  cycles?(nodes: number, pods: number): { perS: number; failed: number };
+  cycles?(nodes: number, pods: number): Promise<{ perS: number; failed: number }>;
 }
 const HOST = 'kubernetes.io/hostname';
 const ZONE = 'topology.kubernetes.io/zone';
@@ -325,7 +325,7 @@ export async function run(): Promise<void> {
     );
     for (const nodes of NODE_COUNTS) {
       for (const w of workloads) {
-        const r = w.cycles?.(nodes, CYCLE_PODS) ?? cyclesPerSecond(nodes, CYCLE_PODS, w.shape(nodes));
+        const r = (await w.cycles?.(nodes, CYCLE_PODS)) ?? cyclesPerSecond(nodes, CYCLE_PODS, w.shape(nodes));
         const failed = r.failed > 0 ? ` (${fmt(r.failed)} found no node)` : '';
         line(
           `  ${`${fmt(nodes)} nodes`.padStart(12)}, ${w.title.padEnd(22)} ${fmt(r.perS).padStart(6)} cycles/s${failed}`,

@@ -48,7 +48,10 @@ function pod(name: string, priority: number, nodeName?: string): Pod {
  * run and choice, its victim removed (as the watch reports the deletion) and the cycle that then
  * places it on its nominated node.
  */
-export function preemptionCyclesPerSecond(nodes: number, pods: number): { perS: number; failed: number } {
+export async function preemptionCyclesPerSecond(
+  nodes: number,
+  pods: number,
+): Promise<{ perS: number; failed: number }> {
   const cache = new SchedulerCache();
   for (let i = 0; i < nodes; i++) {
     cache.addNode(node(i));
@@ -79,7 +82,7 @@ export function preemptionCyclesPerSecond(nodes: number, pods: number): { perS: 
       failed++;
       continue;
     }
-    const post = fwk.runPostFilterPlugins(first.state, p, first.fitError.diagnosis.nodeToStatus);
+    const post = await fwk.runPostFilterPlugins(first.state, p, first.fitError.diagnosis.nodeToStatus);
     const plan = plans.pop();
     if (!post.status.isSuccess() || !plan) {
       failed++;

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DaemonProcess } from '@keel/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ExtenderServer } from '../src/extender/testing/extender-server.js';
 import { Cluster, eventually, expectAllBoundOnce } from './cluster.js';
 
 // DefaultPreemption end to end: the built apiserver and scheduler as separate processes. The
@@ -11,6 +15,7 @@ beforeAll(async () => {
   cluster = await Cluster.start();
   for (const [name, value, preemptionPolicy] of [
     ['preempt-low', 10, undefined],
+    ['preempt-mid', 20, undefined],
     ['preempt-high', 1000, undefined],
     ['preempt-never', 1000, 'Never'],
   ] as const) {
@@ -192,5 +197,60 @@ describe('preemption against keel-apiserver (built processes)', () => {
       `0/${n} nodes are available: ${n} Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..`,
     );
     expect((await d.stop()).code).toBe(0);
+  });
+
+  it('lets an extender with a preempt verb choose the node and its victims', async () => {
+    // Two new nodes, the only ones with room: 'cheap' (priority 10) on one, 'dear' (20) on the
+    // other. On its own the scheduler would preempt 'cheap'; the extender keeps only dear's node.
+    const ns = 'preempt-extender';
+    await cluster.createNamespace(ns);
+    await cluster.createNode('preempt-x1', { cpu: '2' });
+    await cluster.createNode('preempt-x2', { cpu: '2' });
+    const s = await ExtenderServer.start();
+    const dir = mkdtempSync(join(tmpdir(), 'keel-preempt-extender-'));
+    try {
+      s.on('preempt', (body) => {
+        const byNode = body['NodeNameToVictims'] as Record<
+          string,
+          { Pods: { metadata: { name: string; uid: string } }[] }
+        >;
+        const chosen = Object.entries(byNode).filter(([, v]) =>
+          v.Pods.some((p) => p.metadata.name === 'dear'),
+        );
+        return {
+          NodeNameToMetaVictims: Object.fromEntries(
+            chosen.map(([n, v]) => [
+              n,
+              { Pods: v.Pods.map((p) => ({ UID: p.metadata.uid })), NumPDBViolations: 0 },
+            ]),
+          ),
+        };
+      });
+      const config = join(dir, 'config.yaml');
+      writeFileSync(
+        config,
+        'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n' +
+          `clientConnection:\n  kubeconfig: ${cluster.kubeconfig}\nleaderElection:\n  leaderElect: false\n` +
+          `extenders:\n- urlPrefix: ${s.url}\n  preemptVerb: preempt\n`,
+      );
+      const d = cluster.scheduler([`--config=${config}`]);
+      running.push(d);
+      await d.waitFor(/"Starting scheduling"/);
+      await createPod(ns, 'cheap', '2', { priorityClassName: 'preempt-low' });
+      await createPod(ns, 'dear', '2', { priorityClassName: 'preempt-mid' });
+      await expectAllBoundOnce(cluster, ns, ['cheap', 'dear']);
+      const dearNode = (await cluster.pod(ns, 'dear')).spec.nodeName;
+
+      await createPod(ns, 'preemptor', '2', { priorityClassName: 'preempt-high' });
+      await eventually(() => gone(ns, 'dear'), 20_000, 'the victim the extender chose to be deleted');
+      const bound = await eventually(async () => (await cluster.pod(ns, 'preemptor')).spec.nodeName);
+      expect(bound).toBe(dearNode);
+      expect(await gone(ns, 'cheap')).toBe(false);
+      const offered = s.callsTo('preempt')[0]?.body['NodeNameToVictims'] as Record<string, unknown>;
+      expect(Object.keys(offered).length).toBeGreaterThan(1);
+    } finally {
+      await s.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

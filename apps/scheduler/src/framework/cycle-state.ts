@@ -15,6 +15,19 @@ export function stateKey<T>(label: string): StateKey<T> {
 }
 
 /**
+ * State a plugin changes after PreFilter (kube's StateData with Clone): PreFilter extensions
+ * update it for the pods preemption removes or nominated pods add, on a clone of the cycle state.
+ */
+export interface CloneableState {
+  /** A copy that later changes to either side do not reach the other through. */
+  clone(): CloneableState;
+}
+
+function isCloneable(v: unknown): v is CloneableState {
+  return typeof v === 'object' && v !== null && typeof (v as { clone?: unknown }).clone === 'function';
+}
+
+/**
  * Data one scheduling cycle shares between extension points (PreFilter computes, Filter reads).
  * A new CycleState per pod per cycle; never shared between cycles.
  */
@@ -36,6 +49,21 @@ export class CycleState {
   recordPluginMetrics = false;
   /** Nodes whose Filter calls were timed this cycle (see PLUGIN_METRICS_NODES_PER_CYCLE). */
   timedFilterNodes = 0;
+
+  /**
+   * kube's CycleState.Clone: a state whose cloneable values are copies (the others, written once
+   * and only read, are shared), for what-if filtering (preemption's dry run, nominated pods).
+   */
+  clone(): CycleState {
+    const c = new CycleState();
+    for (const [k, v] of this.data) c.data.set(k, isCloneable(v) ? v.clone() : v);
+    for (const p of this.skipFilterPlugins) c.skipFilterPlugins.add(p);
+    for (const p of this.skipScorePlugins) c.skipScorePlugins.add(p);
+    c.snapshot = this.snapshot;
+    c.recordPluginMetrics = this.recordPluginMetrics;
+    c.timedFilterNodes = this.timedFilterNodes;
+    return c;
+  }
 
   write<T>(key: StateKey<T>, value: T): void {
     this.data.set(key, value);

@@ -26,12 +26,13 @@ import {
   PLUGIN_METRICS_NODES_PER_CYCLE,
   type FrameworkMetricsSink,
 } from './metrics-recorder.js';
-import type { NodeInfo } from './node-info.js';
+import type { NodeInfo, PodInfo } from './node-info.js';
 import type { NodeToStatus } from './node-to-status.js';
 import { buildPluginLists } from './plugin-lists.js';
+import { addNominatedPods, runPreFilterExtension } from './prefilter-extensions.js';
 import type { Registry } from './registry.js';
 import { Code, Status, type MaybeStatus } from './status.js';
-import { podUid, type Pod } from './types.js';
+import type { Pod } from './types.js';
 
 export interface WeightedScorePlugin {
   readonly plugin: ScorePlugin;
@@ -47,8 +48,9 @@ function errorText(err: unknown): string {
 
 /**
  * One profile's plugins per extension point and the code that runs them (kube's frameworkImpl).
- * Everything here is synchronous: a scheduling cycle runs to completion without yielding, so the
- * cache cannot change under it.
+ * Everything up to Score is synchronous: a scheduling cycle runs to completion without yielding,
+ * so the cache cannot change under it. PostFilter (extenders in preemption) and the binding cycle
+ * may wait.
  */
 export class Framework implements FilterRunner {
   readonly preEnqueuePlugins: readonly PreEnqueuePlugin[];
@@ -198,29 +200,43 @@ export class Framework implements FilterRunner {
    * kube's RunFilterPluginsWithNominatedPods: the node must fit with the pods nominated to it of
    * equal or higher priority added (their room is reserved), and, when any were added, also
    * without them (a pod may need them absent, e.g. for anti-affinity). The nominated pods join a
-   * copy of the node; plugins that precompute in PreFilter (InterPodAffinity, PodTopologySpread)
-   * do not see them, as Keel has no PreFilter AddPod extensions.
+   * copy of the node and, through the PreFilter extensions, a copy of the cycle state; nodes with
+   * no nominated pods cost nothing extra.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const withNominated = this.addNominatedPods(pod, nodeInfo);
-    const s = this.runFilterPlugins(state, pod, withNominated ?? nodeInfo);
-    if (s || !withNominated) return s;
+    let added: { state: CycleState; nodeInfo: NodeInfo } | undefined;
+    try {
+      added = addNominatedPods(this, this.nominator, state, pod, nodeInfo);
+    } catch (err) {
+      return Status.fromError(err);
+    }
+    const s = this.runFilterPlugins(added?.state ?? state, pod, added?.nodeInfo ?? nodeInfo);
+    if (s || !added) return s;
     return this.runFilterPlugins(state, pod, nodeInfo);
   }
 
-  /** A copy of the node with its nominated pods of priority ≥ the pod's, or undefined if none. */
-  private addNominatedPods(pod: Pod, nodeInfo: NodeInfo): NodeInfo | undefined {
-    const nominated = this.nominator?.nominatedPodsForNode(nodeInfo.name);
-    if (!nominated || nominated.length === 0) return undefined;
-    const priority = pod.spec.priority ?? 0;
-    const uid = podUid(pod);
-    let copy: NodeInfo | undefined;
-    for (const p of nominated) {
-      if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;
-      copy ??= nodeInfo.clone();
-      copy.addPod(p);
-    }
-    return copy;
+  /**
+   * kube's RunPreFilterExtensionAddPod: each PreFilter plugin with extensions whose Filter is not
+   * skipped this cycle counts `podToAdd`, now on `nodeInfo`, in its state. The first failure is
+   * an Error status.
+   */
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    pod: Pod,
+    podToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
+    return runPreFilterExtension(this.preFilterPlugins, 'AddPod', state, pod, podToAdd, nodeInfo);
+  }
+
+  /** kube's RunPreFilterExtensionRemovePod: as AddPod, for a pod taken off `nodeInfo`. */
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    pod: Pod,
+    podToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
+    return runPreFilterExtension(this.preFilterPlugins, 'RemovePod', state, pod, podToRemove, nodeInfo);
   }
 
   hasPostFilterPlugins(): boolean {
@@ -230,19 +246,37 @@ export class Framework implements FilterRunner {
   /**
    * kube's RunPostFilterPlugins: the first plugin that succeeds, or says UnschedulableAndUnresolvable,
    * decides; otherwise the rejections' reasons are joined and the last result that nominates
-   * (sets or clears) is kept. A plugin that errs (or throws) ends it with an Error.
+   * (sets or clears) is kept. A plugin that errs (or throws) ends it with an Error. Asynchronous
+   * because DefaultPreemption may ask extenders; only pods that failed Filter get here.
    */
-  runPostFilterPlugins(state: CycleState, pod: Pod, nodeToStatus: NodeToStatus): PostFilterOutcome {
+  async runPostFilterPlugins(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: NodeToStatus,
+  ): Promise<PostFilterOutcome> {
+    const start = performance.now();
+    const out = await this.postFilter(state, pod, nodeToStatus);
+    this.metrics.observePoint('PostFilter', out.status, start);
+    return out;
+  }
+
+  private async postFilter(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: NodeToStatus,
+  ): Promise<PostFilterOutcome> {
     const reasons: string[] = [];
     let rejector = '';
     let result: PostFilterResult | undefined;
     for (const pl of this.postFilterPlugins) {
       let out: PostFilterOutcome;
+      const t = state.recordPluginMetrics ? performance.now() : 0;
       try {
-        out = pl.postFilter(state, pod, nodeToStatus, this);
+        out = await pl.postFilter(state, pod, nodeToStatus, this);
       } catch (err) {
         out = { status: Status.fromError(err) };
       }
+      if (t !== 0) this.metrics.observePlugin(pl.name, 'PostFilter', out.status, t);
       const s = out.status;
       if (s.isSuccess()) return out;
       if (s.code === Code.UnschedulableAndUnresolvable) return { ...out, status: s.withPlugin(pl.name) };

@@ -4,7 +4,7 @@ import type { Labels } from './affinity-terms.js';
 import type { CycleState } from './cycle-state.js';
 import type { NodeInfo, PodInfo } from './node-info.js';
 import type { NodeToStatus } from './node-to-status.js';
-import type { PreemptionHandle } from './preemption-handle.js';
+import type { PreemptionHandle, PreemptionMetrics } from './preemption-handle.js';
 import type { MaybeStatus, Status } from './status.js';
 import type { Pod } from './types.js';
 import type { VolumeListers, VolumeWriter } from './volume-objects.js';
@@ -46,9 +46,16 @@ export interface QueueSortPlugin extends Plugin {
   less(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
 }
 
-/** Runs once per cycle before any Filter: precomputes per-pod data into the CycleState. */
+/**
+ * Runs once per cycle before any Filter: precomputes per-pod data into the CycleState. A plugin
+ * whose precomputed data counts other pods implements kube's PreFilterExtensions: `addPod` and
+ * `removePod` update that data, in a cloned state, for a pod added to or removed from `nodeInfo`
+ * (nominated pods, preemption victims) so Filter sees what-if changes.
+ */
 export interface PreFilterPlugin extends Plugin {
   preFilter(state: CycleState, pod: Pod): MaybeStatus;
+  addPod?(state: CycleState, podToSchedule: Pod, podToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus;
+  removePod?(state: CycleState, podToSchedule: Pod, podToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus;
 }
 
 /** Whether `pod` fits on one node; a rejection is Unschedulable(AndUnresolvable) with reasons. */
@@ -56,9 +63,25 @@ export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
 }
 
-/** What PostFilter plugins may run again: the filters, with the nominated pods counted. */
+/**
+ * What PostFilter plugins may run again: the filters, with the nominated pods counted, and the
+ * PreFilter extensions that keep precomputed state in step with pods removed from or added to a
+ * node copy (kube's RunPreFilterExtensionRemovePod / AddPod).
+ */
 export interface FilterRunner {
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    pod: Pod,
+    podToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus;
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    pod: Pod,
+    podToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus;
 }
 
 /**
@@ -85,7 +108,7 @@ export interface PostFilterPlugin extends Plugin {
     pod: Pod,
     nodeToStatus: NodeToStatus,
     filters: FilterRunner,
-  ): PostFilterOutcome;
+  ): PostFilterOutcome | Promise<PostFilterOutcome>;
 }
 
 /**
@@ -193,6 +216,8 @@ export interface FrameworkHandle {
   readonly nominator?: PodNominator;
   /** The budgets and API writes DefaultPreemption uses; without it preemption only nominates. */
   readonly preemption?: PreemptionHandle;
+  /** scheduler_preemption_attempts_total and scheduler_preemption_victims; none recorded without. */
+  readonly preemptionMetrics?: PreemptionMetrics;
   /** Storage objects for the volume plugins; defaults to none. */
   readonly volumes?: VolumeListers;
   /** API writes for volume binding; defaults to one that refuses. */

@@ -30,3 +30,11 @@ export interface PreemptionHandle {
   podDisruptionBudgets(): readonly PodDisruptionBudget[];
   execute(plan: PreemptionPlan): void;
 }
+
+/** kube's PreemptionAttempts and PreemptionVictims, as DefaultPreemption records them. */
+export interface PreemptionMetrics {
+  /** One PostFilter run of DefaultPreemption, whatever its outcome. */
+  attempt(): void;
+  /** The chosen candidate's victim count. */
+  victims(count: number): void;
+}

@@ -180,6 +180,7 @@ export class Scheduler {
       {
         nominator: this.nominator,
         preemption: this.preemption,
+        preemptionMetrics: deps.metrics.preemption,
         extenders: this.extenders,
         volumes,
         volumeWriter: volumeWriter(deps.client),

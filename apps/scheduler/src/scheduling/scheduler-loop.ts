@@ -109,7 +109,7 @@ export async function scheduleOne(
   const start = performance.now();
   const outcome = await deps.podScheduler.schedule(fwk, deps.cache.snapshot(), pod);
   if (!outcome.ok) {
-    const { message, nominatedNodeName } = runPostFilter(deps, fwk, pod, outcome);
+    const { message, nominatedNodeName } = await runPostFilter(deps, fwk, pod, outcome);
     pInfo.unschedulablePlugins = new Set(outcome.unschedulablePlugins);
     deps.queue.addUnschedulable(pInfo, cycle);
     deps.queue.done(pod);
@@ -164,17 +164,18 @@ export async function scheduleOne(
 /**
  * kube's schedulingCycle after a FitError: the PostFilter plugins (preemption) run, their message
  * joins the FitError's, and a nomination they make is recorded at once (kube's AddNominatedPod)
- * and returned for the status patch.
+ * and returned for the status patch. It may wait for extenders with a preempt verb; pods that
+ * were scheduled never get here.
  */
-function runPostFilter(
+async function runPostFilter(
   deps: SchedulerLoopDeps,
   fwk: Framework,
   pod: Pod,
   outcome: Extract<ScheduleOutcome, { ok: false }>,
-): { message: string; nominatedNodeName?: string } {
+): Promise<{ message: string; nominatedNodeName?: string }> {
   const { fitError, state } = outcome;
   if (!fitError || !state || !fwk.hasPostFilterPlugins()) return { message: outcome.message };
-  const post = fwk.runPostFilterPlugins(state, pod, fitError.diagnosis.nodeToStatus);
+  const post = await fwk.runPostFilterPlugins(state, pod, fitError.diagnosis.nodeToStatus);
   fitError.diagnosis.postFilterMsg = post.status.message();
   const nominated = post.result?.nominatedNodeName;
   if (nominated !== undefined) deps.nominator?.addNominatedPod(pod, nominated);

@@ -55,16 +55,16 @@ describe('DefaultPreemption: which node and which victims', () => {
       'n1',
       ['big'],
     ],
-  ])('%s', (_name, pods, cpu, node, victims) => {
+  ])('%s', async (_name, pods, cpu, node, victims) => {
     const c = preemptionCluster([makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })], pods);
-    const r = c.attempt(incoming(cpu, 100));
+    const r = await c.attempt(incoming(cpu, 100));
     expect(r).toMatchObject({ code: 'Success', nominated: node });
     expect(c.preemption.plans).toHaveLength(1);
     expect(c.preemption.plans[0]?.nodeName).toBe(node);
     expect(names(c.preemption.plans[0]?.victims ?? [])).toEqual(victims);
   });
 
-  it('prefers the victims that started last when all else ties', () => {
+  it('prefers the victims that started last when all else ties', async () => {
     const c = preemptionCluster(
       [makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })],
       [
@@ -72,15 +72,15 @@ describe('DefaultPreemption: which node and which victims', () => {
         withStatus(running('new', 'n2', '4', 10), { startTime: '2026-01-01T11:00:00Z' }),
       ],
     );
-    expect(c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n2' });
+    expect(await c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n2' });
   });
 
-  it('does not preempt pods of equal or higher priority', () => {
+  it('does not preempt pods of equal or higher priority', async () => {
     const c = preemptionCluster(
       [makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })],
       [running('same', 'n1', '4', 100), running('higher', 'n2', '4', 200)],
     );
-    expect(c.attempt(incoming('2', 100))).toMatchObject({
+    expect(await c.attempt(incoming('2', 100))).toMatchObject({
       code: 'Unschedulable',
       nominated: '',
       message:
@@ -89,16 +89,16 @@ describe('DefaultPreemption: which node and which victims', () => {
     expect(c.preemption.plans).toEqual([]);
   });
 
-  it('reports the filters that still fail with every lower-priority pod gone', () => {
+  it('reports the filters that still fail with every lower-priority pod gone', async () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '1' })], [running('low', 'n1', '1', 0)]);
-    expect(c.attempt(incoming('2', 100))).toMatchObject({
+    expect(await c.attempt(incoming('2', 100))).toMatchObject({
       code: 'Unschedulable',
       message:
         '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Insufficient cpu..',
     });
   });
 
-  it('leaves nodes rejected as UnschedulableAndUnresolvable out', () => {
+  it('leaves nodes rejected as UnschedulableAndUnresolvable out', async () => {
     const c = preemptionCluster(
       [
         makeNode('n1', { cpu: '4', labels: { disk: 'hdd' } }),
@@ -107,18 +107,18 @@ describe('DefaultPreemption: which node and which victims', () => {
       [running('low', 'n1', '4', 0), running('peer', 'n2', '4', 100)],
     );
     const pod = makePod('p', { requests: { cpu: '2' }, priority: 100, nodeSelector: { disk: 'ssd' } });
-    expect(c.attempt(pod)).toMatchObject({
+    expect(await c.attempt(pod)).toMatchObject({
       code: 'Unschedulable',
       message:
         "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling..",
     });
   });
 
-  it('does nothing for a pod with preemptionPolicy Never', () => {
+  it('does nothing for a pod with preemptionPolicy Never', async () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '4' })], [running('low', 'n1', '4', 0)]);
     const base = incoming('2', 100);
     const pod: Pod = { ...base, spec: { ...base.spec, preemptionPolicy: 'Never' } };
-    const r = c.attempt(pod);
+    const r = await c.attempt(pod);
     expect(r).toMatchObject({
       code: 'Unschedulable',
       message:
@@ -129,7 +129,7 @@ describe('DefaultPreemption: which node and which victims', () => {
     expect(c.preemption.plans).toEqual([]);
   });
 
-  it('waits while victims of its earlier preemption are terminating on its nominated node', () => {
+  it('waits while victims of its earlier preemption are terminating on its nominated node', async () => {
     const terminating = withStatus(
       running('victim', 'n1', '4', 0, { deletionTimestamp: '2026-01-01T00:00:00Z' }),
       { conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' }] },
@@ -139,7 +139,7 @@ describe('DefaultPreemption: which node and which victims', () => {
       [terminating, running('other', 'n2', '4', 0)],
     );
     const pod = withStatus(incoming('2', 100), { nominatedNodeName: 'n1' });
-    expect(c.attempt(pod)).toMatchObject({
+    expect(await c.attempt(pod)).toMatchObject({
       code: 'Unschedulable',
       message:
         '0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node..',
@@ -149,16 +149,16 @@ describe('DefaultPreemption: which node and which victims', () => {
       [makeNode('n1', { cpu: '4' })],
       [running('leaving', 'n1', '4', 0, { deletionTimestamp: '2026-01-01T00:00:00Z' })],
     );
-    expect(plain.attempt(pod)).toMatchObject({ code: 'Success', nominated: 'n1' });
+    expect(await plain.attempt(pod)).toMatchObject({ code: 'Success', nominated: 'n1' });
   });
 
-  it('clears lower-priority nominations on the chosen node, not higher ones', () => {
+  it('clears lower-priority nominations on the chosen node, not higher ones', async () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '4' })], [running('low', 'n1', '4', 0)]);
     const lower = makePod('lower', { requests: { cpu: '1' }, priority: 50 });
     const higher = makePod('higher', { requests: { cpu: '1' }, priority: 500 });
     c.nominator.addNominatedPod(lower, 'n1');
     c.nominator.addNominatedPod(higher, 'n1');
-    expect(c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
+    expect(await c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
     expect(names(c.preemption.plans[0]?.nominatedToClear ?? [])).toEqual(['lower']);
   });
 });
@@ -170,37 +170,37 @@ describe('DefaultPreemption and PodDisruptionBudgets', () => {
     status: { disruptionsAllowed: allowed, ...(disruptedPods ? { disruptedPods } : {}) },
   });
 
-  it('prefers a node whose victims violate no budget over lower-priority victims', () => {
+  it('prefers a node whose victims violate no budget over lower-priority victims', async () => {
     const pods = [
       running('guarded', 'n1', '4', 0, { labels: { app: 'db' } }),
       running('free', 'n2', '4', 50, { labels: { app: 'web' } }),
     ];
     const nodes = [makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })];
     const c = preemptionCluster(nodes, pods, { pdbs: [pdb(0, 'db')] });
-    expect(c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n2' });
+    expect(await c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n2' });
     // With a disruption allowed, the lower-priority victim wins again.
     const ok = preemptionCluster(nodes, pods, { pdbs: [pdb(1, 'db')] });
-    expect(ok.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
+    expect(await ok.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
     // A pod the budget already counts as disrupted does not use it up.
     const counted = preemptionCluster(nodes, pods, { pdbs: [pdb(0, 'db', { guarded: 'x' })] });
-    expect(counted.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
+    expect(await counted.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
   });
 
-  it('reprieves budget-violating pods first', () => {
+  it('reprieves budget-violating pods first', async () => {
     const pods = [
       running('guarded', 'n1', '2', 10, { labels: { app: 'db' } }),
       running('important', 'n1', '2', 50),
     ];
     const nodes = [makeNode('n1', { cpu: '4' })];
     const c = preemptionCluster(nodes, pods, { pdbs: [pdb(0, 'db')] });
-    c.attempt(incoming('2', 100));
+    await c.attempt(incoming('2', 100));
     expect(names(c.preemption.plans[0]?.victims ?? [])).toEqual(['important']);
     const without = preemptionCluster(nodes, pods);
-    without.attempt(incoming('2', 100));
+    await without.attempt(incoming('2', 100));
     expect(names(without.preemption.plans[0]?.victims ?? [])).toEqual(['guarded']);
   });
 
-  it('uses a violating node when no other helps, and counts the violations', () => {
+  it('uses a violating node when no other helps, and counts the violations', async () => {
     const c = preemptionCluster(
       [makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })],
       [
@@ -210,33 +210,37 @@ describe('DefaultPreemption and PodDisruptionBudgets', () => {
       ],
       { pdbs: [pdb(0, 'db')] },
     );
-    expect(c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success' });
+    expect(await c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success' });
     // Both nodes need one victim, each violating the budget: the tie goes to the first found.
     expect(c.preemption.plans[0]?.victims).toHaveLength(1);
   });
 });
 
 describe('DefaultPreemption args', () => {
-  it('stops the dry run once minCandidateNodes candidates are found', () => {
+  it('stops the dry run once minCandidateNodes candidates are found', async () => {
     const nodes = [makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })];
     const pods = [running('a', 'n1', '4', 50), running('b', 'n2', '4', 10)];
     const c = preemptionCluster(nodes, pods);
-    const r = c.attempt(incoming('2', 100));
+    const r = await c.attempt(incoming('2', 100));
     if (!('state' in r) || !r.state || !r.nodeToStatus) throw new Error('expected a FitError');
-    const run = (args: { minCandidateNodesPercentage: number; minCandidateNodesAbsolute: number }) =>
-      new DefaultPreemption(args, {}, { random: () => 0 }).postFilter(
-        r.state,
-        incoming('2', 100),
-        r.nodeToStatus,
-        c.fwk,
+    const state = r.state;
+    const nodeToStatus = r.nodeToStatus;
+    const run = async (args: { minCandidateNodesPercentage: number; minCandidateNodesAbsolute: number }) =>
+      (
+        await new DefaultPreemption(args, {}, { random: () => 0 }).postFilter(
+          state,
+          incoming('2', 100),
+          nodeToStatus,
+          c.fwk,
+        )
       ).result?.nominatedNodeName;
     // Both nodes are dry-run and the better one wins; with one candidate wanted, the first found.
-    expect(run({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 })).toBe('n2');
-    expect(run({ minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 1 })).toBe('n1');
-    expect(run({ minCandidateNodesPercentage: 50, minCandidateNodesAbsolute: 0 })).toBe('n1');
+    expect(await run({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 })).toBe('n2');
+    expect(await run({ minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 1 })).toBe('n1');
+    expect(await run({ minCandidateNodesPercentage: 50, minCandidateNodesAbsolute: 0 })).toBe('n1');
   });
 
-  it('refuses invalid args when the profile is built', () => {
+  it('refuses invalid args when the profile is built', async () => {
     expect(() =>
       preemptionCluster([], [], { args: { minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0 } }),
     ).toThrow(/cannot be zero at the same time as minCandidateNodesAbsolute/);
@@ -246,7 +250,7 @@ describe('DefaultPreemption args', () => {
 describe('DefaultPreemption in the profile', () => {
   const nodes = [makeNode('n1', { cpu: '4' })];
   const pods = [running('low', 'n1', '4', 0)];
-  it('is in the default profile, and off when the configuration disables it', () => {
+  it('is in the default profile, and off when the configuration disables it', async () => {
     expect(preemptionCluster(nodes, pods).fwk.postFilterPlugins.map((p) => p.name)).toEqual([
       'DefaultPreemption',
     ]);
@@ -256,7 +260,7 @@ describe('DefaultPreemption in the profile', () => {
     ]) {
       const c = preemptionCluster(nodes, pods, { profile: [{ plugins }] });
       expect(c.fwk.postFilterPlugins).toEqual([]);
-      expect(c.attempt(incoming('2', 100))).toEqual({
+      expect(await c.attempt(incoming('2', 100))).toEqual({
         error: '0/1 nodes are available: 1 Insufficient cpu.',
       });
       expect(c.preemption.plans).toEqual([]);
@@ -265,26 +269,30 @@ describe('DefaultPreemption in the profile', () => {
 });
 
 describe('nominated pods', () => {
-  it('reserve their room against pods of lower or equal priority only', () => {
+  it('reserve their room against pods of lower or equal priority only', async () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '4' })], []);
     c.nominator.addNominatedPod(makePod('nominee', { requests: { cpu: '3' }, priority: 100 }), 'n1');
-    expect(c.attempt(makePod('lower', { requests: { cpu: '2' }, priority: 10 }))).toMatchObject({
+    expect(await c.attempt(makePod('lower', { requests: { cpu: '2' }, priority: 10 }))).toMatchObject({
       code: 'Unschedulable',
       message:
         '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..',
     });
-    expect(c.attempt(makePod('equal', { requests: { cpu: '2' }, priority: 100 }))).toMatchObject({
+    expect(await c.attempt(makePod('equal', { requests: { cpu: '2' }, priority: 100 }))).toMatchObject({
       code: 'Unschedulable',
     });
-    expect(c.attempt(makePod('higher', { requests: { cpu: '2' }, priority: 200 }))).toEqual({ host: 'n1' });
-    expect(c.attempt(makePod('small', { requests: { cpu: '1' }, priority: 10 }))).toEqual({ host: 'n1' });
+    expect(await c.attempt(makePod('higher', { requests: { cpu: '2' }, priority: 200 }))).toEqual({
+      host: 'n1',
+    });
+    expect(await c.attempt(makePod('small', { requests: { cpu: '1' }, priority: 10 }))).toEqual({
+      host: 'n1',
+    });
   });
 
-  it('lets a preemptor try its nominated node first', () => {
+  it('lets a preemptor try its nominated node first', async () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '8' })], []);
     const pod = withStatus(incoming('2', 100), { nominatedNodeName: 'n1' });
     // n2 would score better (less allocated), but the nominated node fits and is taken.
-    expect(c.attempt(pod)).toEqual({ host: 'n1' });
+    expect(await c.attempt(pod)).toEqual({ host: 'n1' });
   });
 });
 

@@ -2,8 +2,11 @@
  * kube's DefaultPreemption PostFilter plugin (with the preemption Evaluator it drives): when a pod
  * fits nowhere, find nodes where deleting pods of lower priority lets it fit, pick the one that
  * costs least, nominate the pod to it and have the victims deleted. The choice is made inside
- * the scheduling cycle; the API writes run in the background (see PreemptionHandle).
+ * the scheduling cycle (after the extenders with a preempt verb had their say); the API writes
+ * run in the background (see PreemptionHandle).
  */
+import type { Extenders } from '../../extender/extenders.js';
+import type { Victims } from '../../extender/wire.js';
 import type { CycleState } from '../../framework/cycle-state.js';
 import type {
   FilterRunner,
@@ -15,7 +18,7 @@ import type {
 } from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { NodeToStatus } from '../../framework/node-to-status.js';
-import type { PreemptionHandle } from '../../framework/preemption-handle.js';
+import type { PreemptionHandle, PreemptionMetrics } from '../../framework/preemption-handle.js';
 import { Code, Status } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
 import { nodesAvailableMessage } from '../../scheduling/fit-error.js';
@@ -52,20 +55,36 @@ export class DefaultPreemption implements PostFilterPlugin {
   private readonly now: () => number;
   private readonly nominator: PodNominator | undefined;
   private readonly preemption: PreemptionHandle | undefined;
+  private readonly extenders: Extenders | undefined;
+  private readonly metrics: PreemptionMetrics | undefined;
 
   constructor(
     readonly args: DefaultPreemptionArgs,
-    handle: Pick<FrameworkHandle, 'nominator' | 'preemption'>,
+    handle: Pick<FrameworkHandle, 'nominator' | 'preemption' | 'extenders' | 'preemptionMetrics'>,
     options: DefaultPreemptionOptions = {},
   ) {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.nominator = handle.nominator;
     this.preemption = handle.preemption;
+    this.extenders = handle.extenders;
+    this.metrics = handle.preemptionMetrics;
   }
 
-  postFilter(state: CycleState, pod: Pod, m: NodeToStatus, filters: FilterRunner): PostFilterOutcome {
-    const out = this.preempt(state, pod, m, filters);
+  async postFilter(
+    state: CycleState,
+    pod: Pod,
+    m: NodeToStatus,
+    filters: FilterRunner,
+  ): Promise<PostFilterOutcome> {
+    // kube counts every PostFilter run of DefaultPreemption as an attempt, whatever its outcome.
+    this.metrics?.attempt();
+    let out: PostFilterOutcome;
+    try {
+      out = await this.preempt(state, pod, m, filters);
+    } catch (err) {
+      out = { status: Status.fromError(err) };
+    }
     const msg = out.status.message();
     return msg === '' ? out : { ...out, status: Status.of(out.status.code, `preemption: ${msg}`) };
   }
@@ -92,7 +111,12 @@ export class DefaultPreemption implements PostFilterPlugin {
     return '';
   }
 
-  private preempt(state: CycleState, pod: Pod, m: NodeToStatus, filters: FilterRunner): PostFilterOutcome {
+  private async preempt(
+    state: CycleState,
+    pod: Pod,
+    m: NodeToStatus,
+    filters: FilterRunner,
+  ): Promise<PostFilterOutcome> {
     const snapshot = state.snapshot;
     if (!snapshot) return { status: Status.fromError(new Error('no snapshot in the cycle state')) };
     const notEligible = this.podEligibleToPreemptOthers(pod, m, (n) => snapshot.get(n));
@@ -112,8 +136,10 @@ export class DefaultPreemption implements PostFilterPlugin {
         status: Status.unschedulable(nodesAvailableMessage(allNodes.length, nodeStatuses)),
       };
     }
-    const best = pickOneNodeForPreemption(candidates, this.now());
+    const narrowed = await this.callExtenders(pod, candidates, snapshot);
+    const best = pickOneNodeForPreemption(narrowed, this.now());
     if (!best) return { status: Status.unschedulable('no candidate node for preemption') };
+    this.metrics?.victims(best.victims.length);
     const priority = podPriority(pod);
     const nominatedToClear = (this.nominator?.nominatedPodsForNode(best.nodeName) ?? [])
       .map((p) => p.pod)
@@ -125,6 +151,32 @@ export class DefaultPreemption implements PostFilterPlugin {
       nominatedToClear,
     });
     return { result: { nominatedNodeName: best.nodeName }, status: Status.of(Code.Success) };
+  }
+
+  /**
+   * kube's callExtenders: the extenders with a preempt verb that are interested in the pod narrow
+   * the candidates (victims per node) in turn; what is left, possibly nothing, is what the best
+   * candidate is picked from. Without such extenders the candidates pass unchanged and nothing
+   * waits. A non-ignorable extender's failure throws (an Error status, as in kube).
+   */
+  private async callExtenders(
+    pod: Pod,
+    candidates: readonly Candidate[],
+    snapshot: NonNullable<CycleState['snapshot']>,
+  ): Promise<readonly Candidate[]> {
+    const ext = this.extenders;
+    if (!ext || !ext.list.some((e) => e.supportsPreemption() && e.isInterested(pod))) return candidates;
+    const byNode = new Map<string, Victims>();
+    for (const c of candidates) {
+      if (!byNode.has(c.nodeName))
+        byNode.set(c.nodeName, { pods: c.victims, numPDBViolations: c.numPDBViolations });
+    }
+    const out = await ext.preempt(pod, byNode, snapshot);
+    return [...out].map(([nodeName, v]) => ({
+      nodeName,
+      victims: v.pods,
+      numPDBViolations: v.numPDBViolations,
+    }));
   }
 
   /**

@@ -1,9 +1,11 @@
 import { SchedulerCache } from '../../cache/cache.js';
 import { Framework } from '../../framework/framework.js';
 import type { BindPlugin } from '../../framework/interface.js';
+import type { Extenders } from '../../extender/extenders.js';
 import type {
   PodDisruptionBudget,
   PreemptionHandle,
+  PreemptionMetrics,
   PreemptionPlan,
 } from '../../framework/preemption-handle.js';
 import type { Node, Pod } from '../../framework/types.js';
@@ -37,6 +39,9 @@ export function preemptionCluster(
     args?: Record<string, unknown>;
     /** The profile as a config file's `profiles[0]` says it (defaulted). */
     profile?: Parameters<typeof applyDefaults>[0]['profiles'];
+    /** Given to the framework as the handle's extenders and preemption metrics. */
+    extenders?: Extenders;
+    metrics?: PreemptionMetrics;
   } = {},
 ) {
   const cache = new SchedulerCache();
@@ -53,14 +58,19 @@ export function preemptionCluster(
     profile,
     newInTreeRegistry().register('DefaultBinder', () => binder),
     undefined,
-    { nominator, preemption },
+    {
+      nominator,
+      preemption,
+      ...(o.extenders ? { extenders: o.extenders } : {}),
+      ...(o.metrics ? { preemptionMetrics: o.metrics } : {}),
+    },
   );
   const scheduler = new PodScheduler({ percentageOfNodesToScore: 0 });
-  const attempt = (pod: Pod) => {
+  const attempt = async (pod: Pod) => {
     const out = scheduler.schedulePod(fwk, cache.snapshot(), pod);
     if (out.ok) return { host: out.result.suggestedHost };
     if (!out.fitError || !out.state || !fwk.hasPostFilterPlugins()) return { error: out.message };
-    const post = fwk.runPostFilterPlugins(out.state, pod, out.fitError.diagnosis.nodeToStatus);
+    const post = await fwk.runPostFilterPlugins(out.state, pod, out.fitError.diagnosis.nodeToStatus);
     out.fitError.diagnosis.postFilterMsg = post.status.message();
     return {
       code: post.status.code,

@@ -69,25 +69,42 @@ export type VictimsOutcome =
   | { readonly ok: true; readonly victims: Pod[]; readonly numPDBViolations: number }
   | { readonly ok: false; readonly status: Status };
 
+/** Takes `p` off the node copy and out of the PreFilter state (kube's removePod in the dry run). */
+function removePod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+  copy.removePod(p.key);
+  const s = filters.runPreFilterExtensionRemovePod(state, pod, p, copy);
+  if (s) throw s.asError();
+}
+
+/** Puts `p` back on the node copy and into the PreFilter state. */
+function addPod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+  copy.addPod(p);
+  const s = filters.runPreFilterExtensionAddPod(state, pod, p, copy);
+  if (s) throw s.asError();
+}
+
 /**
- * kube's SelectVictimsOnNode, on a copy of the node: remove every pod of lower priority; if the
- * pod then fits, put them back one at a time, most important first and budget-violating ones
- * before the others, keeping each whose return still lets the pod fit. Those that cannot return
- * are the victims (most important first) and the count of them that violate a budget.
+ * kube's SelectVictimsOnNode, on copies of the node and of the cycle state: remove every pod of
+ * lower priority (the PreFilter extensions uncount each, so affinity and spreading see them gone);
+ * if the pod then fits, put them back one at a time, most important first and budget-violating
+ * ones before the others, keeping each whose return still lets the pod fit. Those that cannot
+ * return are the victims (most important first) and the count of them that violate a budget.
+ * A failing PreFilter extension or filter throws.
  */
 export function selectVictimsOnNode(
   filters: FilterRunner,
-  state: CycleState,
+  cycleState: CycleState,
   pod: Pod,
   node: NodeInfo,
   pdbs: readonly PodDisruptionBudget[],
   nowMs: number,
 ): VictimsOutcome {
-  const copy = node.clone();
   const priority = podPriority(pod);
-  const potential = [...copy.pods.values()].filter((p) => podPriority(p.pod) < priority);
+  const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
-  for (const p of potential) copy.removePod(p.key);
+  const copy = node.clone();
+  const state = cycleState.clone();
+  for (const p of potential) removePod(filters, state, pod, copy, p);
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
   if (s) return { ok: false, status: s };
 
@@ -97,11 +114,11 @@ export function selectVictimsOnNode(
   const { violating, nonViolating } = splitByPDBViolation(potential, pdbs);
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
-    copy.addPod(p);
+    addPod(filters, state, pod, copy, p);
     const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
     if (status?.code === 'Error') throw status.asError();
     if (!status) return true;
-    copy.removePod(p.key);
+    removePod(filters, state, pod, copy, p);
     victims.push(p);
     return false;
   };

@@ -4,8 +4,9 @@ import {
   type Labels,
   type PodAffinityTerms,
 } from '../../framework/affinity-terms.js';
-import type { NodeInfo } from '../../framework/node-info.js';
-import type { Pod } from '../../framework/types.js';
+import type { CloneableState } from '../../framework/cycle-state.js';
+import type { NodeInfo, PodInfo } from '../../framework/node-info.js';
+import type { Node, Pod } from '../../framework/types.js';
 
 export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH =
   "node(s) didn't satisfy existing pods anti-affinity rules";
@@ -31,15 +32,71 @@ export function countOf(m: TopologyCounts, key: string, value: string): number {
 }
 
 /** What PreFilter computes for Filter (kube's interpodaffinity preFilterState). */
-export interface PreFilterState {
+export interface PreFilterFields {
   readonly pod: Pod;
   readonly terms: PodAffinityTerms;
+  /** Labels of the incoming pod's namespace, as existing pods' terms see it. */
+  readonly nsLabels: Labels;
   /** Existing pods' required anti-affinity terms the incoming pod matches, by their topology pair. */
   readonly existingAntiAffinityCounts: TopologyCounts;
   /** Existing pods matching all the incoming pod's required affinity terms, per term topology pair. */
   readonly affinityCounts: TopologyCounts;
   /** Existing pods matching each of the incoming pod's required anti-affinity terms. */
   readonly antiAffinityCounts: TopologyCounts;
+}
+
+export interface PreFilterState extends PreFilterFields, CloneableState {
+  clone(): PreFilterState;
+}
+
+function copyCounts(m: TopologyCounts): TopologyCounts {
+  return new Map([...m].map(([k, byValue]) => [k, new Map(byValue)]));
+}
+
+/** The state with a clone that copies the counts (PreFilter extensions change them). */
+export function newPreFilterState(f: PreFilterFields): PreFilterState {
+  return {
+    ...f,
+    clone: () =>
+      newPreFilterState({
+        ...f,
+        existingAntiAffinityCounts: copyCounts(f.existingAntiAffinityCounts),
+        affinityCounts: copyCounts(f.affinityCounts),
+        antiAffinityCounts: copyCounts(f.antiAffinityCounts),
+      }),
+  };
+}
+
+/** Adds `delta` at the node's pair for `key`, if the node has that label. */
+function addAtNode(m: TopologyCounts, node: Node | undefined, key: string, delta: number): void {
+  const v = node?.metadata.labels?.[key];
+  if (v !== undefined) add(m, key, v, delta);
+}
+
+/**
+ * kube's preFilterState.updateWithPod (AddPod with +1, RemovePod with -1): `other` on `node`
+ * counts, as PreFilter would have counted it, in the existing pods' anti-affinity (its terms
+ * selecting the incoming pod), and in the incoming pod's affinity and anti-affinity (the incoming
+ * pod's terms selecting it).
+ */
+export function updateWithPod(
+  s: PreFilterState,
+  other: PodInfo,
+  node: Node | undefined,
+  delta: number,
+): void {
+  for (const t of other.affinity.requiredAntiAffinity) {
+    if (termMatches(t, s.pod, s.nsLabels))
+      addAtNode(s.existingAntiAffinityCounts, node, t.topologyKey, delta);
+  }
+  const req = s.terms.requiredAffinity;
+  if (podMatchesAllAffinityTerms(req, other.pod)) {
+    for (const t of req) addAtNode(s.affinityCounts, node, t.topologyKey, delta);
+  }
+  // The incoming pod's terms have their namespace selectors folded into `namespaces`.
+  for (const t of s.terms.requiredAntiAffinity) {
+    if (termMatches(t, other.pod, undefined)) addAtNode(s.antiAffinityCounts, node, t.topologyKey, delta);
+  }
 }
 
 function nodeLabels(info: NodeInfo): Labels {

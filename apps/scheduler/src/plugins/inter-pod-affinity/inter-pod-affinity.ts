@@ -16,7 +16,7 @@ import {
   type PreScorePlugin,
   type ScorePlugin,
 } from '../../framework/interface.js';
-import type { NodeInfo } from '../../framework/node-info.js';
+import type { NodeInfo, PodInfo } from '../../framework/node-info.js';
 import { Status, type MaybeStatus } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
 import { parseInterPodAffinityArgs, type InterPodAffinityArgs } from './args.js';
@@ -31,6 +31,8 @@ import {
   satisfiesExistingPodsAntiAffinity,
   satisfiesPodAffinity,
   satisfiesPodAntiAffinity,
+  newPreFilterState,
+  updateWithPod,
   type IncomingOnNode,
   type PreFilterState,
 } from './filtering.js';
@@ -130,13 +132,34 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     ) {
       return Status.skip();
     }
-    state.write(preFilterKey, {
-      pod,
-      terms,
-      existingAntiAffinityCounts: existing,
-      affinityCounts: incoming.affinity,
-      antiAffinityCounts: incoming.antiAffinity,
-    });
+    state.write(
+      preFilterKey,
+      newPreFilterState({
+        pod,
+        terms,
+        nsLabels,
+        existingAntiAffinityCounts: existing,
+        affinityCounts: incoming.affinity,
+        antiAffinityCounts: incoming.antiAffinity,
+      }),
+    );
+    return undefined;
+  }
+
+  /** kube's AddPod: counts `podToAdd`, now on `nodeInfo`, in the PreFilter state. */
+  addPod(state: CycleState, _pod: Pod, podToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.update(state, podToAdd, nodeInfo, 1);
+  }
+
+  /** kube's RemovePod: uncounts `podToRemove`, taken off `nodeInfo`. */
+  removePod(state: CycleState, _pod: Pod, podToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.update(state, podToRemove, nodeInfo, -1);
+  }
+
+  private update(state: CycleState, other: PodInfo, nodeInfo: NodeInfo, delta: number): MaybeStatus {
+    const s = state.read(preFilterKey);
+    if (!s) return Status.fromError(new Error(`reading "PreFilter${NAME}" from cycleState: not found`));
+    updateWithPod(s, other, nodeInfo.node, delta);
     return undefined;
   }
 

@@ -2,7 +2,8 @@ import type { Snapshot } from '../../cache/snapshot.js';
 import type { ClusterObjects } from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { Status, type MaybeStatus } from '../../framework/status.js';
-import type { Pod, TopologySpreadConstraint } from '../../framework/types.js';
+import type { CloneableState } from '../../framework/cycle-state.js';
+import type { Node, Pod, TopologySpreadConstraint } from '../../framework/types.js';
 import { requiredNodeAffinity } from '../helper/node-selector.js';
 import {
   matchesInclusionPolicies,
@@ -15,13 +16,63 @@ import {
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
 
-/** What PreFilter computes for Filter: matching pods per domain and the minimum, per constraint. */
-export interface PreFilterState {
-  readonly constraints: readonly Constraint[];
-  /** Per constraint: topology value → matching pods in that domain. */
-  readonly tpValueToMatchNum: readonly Map<string, number>[];
-  /** Per constraint: the smallest count over its domains (kube's criticalPaths[0]). */
-  readonly minMatchNum: readonly number[];
+/**
+ * What PreFilter computes for Filter: matching pods per domain and the minimum, per constraint.
+ * The PreFilter extensions change the counts of a clone (see updateWithPod).
+ */
+export class PreFilterState implements CloneableState {
+  constructor(
+    readonly constraints: readonly Constraint[],
+    /** Per constraint: topology value → matching pods in that domain. */
+    readonly tpValueToMatchNum: readonly Map<string, number>[],
+    /** Per constraint: the smallest count over its domains (kube's criticalPaths[0]). */
+    readonly minMatchNum: number[],
+  ) {}
+
+  clone(): PreFilterState {
+    return new PreFilterState(
+      this.constraints,
+      this.tpValueToMatchNum.map((m) => new Map(m)),
+      [...this.minMatchNum],
+    );
+  }
+}
+
+function minOf(m: ReadonlyMap<string, number>): number {
+  let min = Number.MAX_SAFE_INTEGER;
+  for (const n of m.values()) if (n < min) min = n;
+  return min;
+}
+
+/**
+ * kube's updateWithPod (AddPod with +1, RemovePod with -1): `other`, on `node`, changes the count
+ * of its domain for each constraint whose selector matches it, when it is in the preemptor's
+ * namespace and the node is one PreFilter counted (every topology key, inclusion policies). It
+ * is counted as PreFilter counted it (no terminating pods, nothing for an empty selector), so a
+ * pod that was never counted is never uncounted. The minimum is recomputed exactly (kube keeps
+ * the two smallest domains).
+ */
+export function updateWithPod(
+  s: PreFilterState,
+  other: Pod,
+  preemptor: Pod,
+  node: Node | undefined,
+  delta: number,
+): void {
+  const ns = preemptor.metadata.namespace ?? '';
+  if (!node || (other.metadata.namespace ?? '') !== ns || other.metadata.deletionTimestamp) return;
+  const labels = node.metadata.labels ?? {};
+  if (!nodeHasAllTopologyKeys(labels, s.constraints)) return;
+  const required = requiredNodeAffinity(preemptor);
+  const podLabels = other.metadata.labels ?? {};
+  s.constraints.forEach((c, i) => {
+    if (c.selector.isEmpty() || !c.selector.matches(podLabels)) return;
+    if (!matchesInclusionPolicies(c, preemptor, node, required)) return;
+    const value = labels[c.topologyKey] as string;
+    const m = s.tpValueToMatchNum[i] as Map<string, number>;
+    m.set(value, (m.get(value) ?? 0) + delta);
+    s.minMatchNum[i] = minOf(m);
+  });
 }
 
 /**
@@ -38,7 +89,7 @@ export function calPreFilterState(
 ): PreFilterState {
   const constraints = podConstraints(pod, 'DoNotSchedule', defaults, objects);
   const tpValueToMatchNum = constraints.map(() => new Map<string, number>());
-  if (constraints.length === 0) return { constraints, tpValueToMatchNum, minMatchNum: [] };
+  if (constraints.length === 0) return new PreFilterState(constraints, tpValueToMatchNum, []);
   const required = requiredNodeAffinity(pod);
   const ns = pod.metadata.namespace ?? '';
   for (const info of snapshot.nodeInfos) {
@@ -53,12 +104,7 @@ export function calPreFilterState(
       m.set(value, (m.get(value) ?? 0) + count(info, c, ns));
     });
   }
-  const minMatchNum = tpValueToMatchNum.map((m) => {
-    let min = Number.MAX_SAFE_INTEGER;
-    for (const n of m.values()) if (n < min) min = n;
-    return min;
-  });
-  return { constraints, tpValueToMatchNum, minMatchNum };
+  return new PreFilterState(constraints, tpValueToMatchNum, tpValueToMatchNum.map(minOf));
 }
 
 /**

@@ -8,13 +8,13 @@ import {
   type PreScorePlugin,
   type ScorePlugin,
 } from '../../framework/interface.js';
-import type { NodeInfo } from '../../framework/node-info.js';
+import type { NodeInfo, PodInfo } from '../../framework/node-info.js';
 import { memoized, NodeMemo } from '../../framework/node-memo.js';
 import { Status, type MaybeStatus } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
 import { parsePodTopologySpreadArgs, type PodTopologySpreadArgs } from './args.js';
 import { countPodsMatchSelector, selectorKey, type Constraint, type CountOnNode } from './common.js';
-import { calPreFilterState, filterNode, type PreFilterState } from './filtering.js';
+import { calPreFilterState, filterNode, updateWithPod, type PreFilterState } from './filtering.js';
 import { calPreScoreState, normalize, scoreNode, type PreScoreState } from './scoring.js';
 
 export const NAME = 'PodTopologySpread';
@@ -64,6 +64,29 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     );
     if (s.constraints.length === 0) return Status.skip();
     state.write(preFilterKey, s);
+    return undefined;
+  }
+
+  /** kube's AddPod: counts `podToAdd`, now on `nodeInfo`, in its domains. */
+  addPod(state: CycleState, pod: Pod, podToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.update(state, pod, podToAdd, nodeInfo, 1);
+  }
+
+  /** kube's RemovePod: uncounts `podToRemove`, taken off `nodeInfo`. */
+  removePod(state: CycleState, pod: Pod, podToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.update(state, pod, podToRemove, nodeInfo, -1);
+  }
+
+  private update(
+    state: CycleState,
+    pod: Pod,
+    other: PodInfo,
+    nodeInfo: NodeInfo,
+    delta: number,
+  ): MaybeStatus {
+    const s = state.read(preFilterKey);
+    if (!s) return Status.fromError(new Error(`reading "PreFilter${NAME}" from cycleState: not found`));
+    updateWithPod(s, other.pod, pod, nodeInfo.node, delta);
     return undefined;
   }
 
