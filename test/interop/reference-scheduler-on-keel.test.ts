@@ -4,9 +4,6 @@
  * (a Lease), reads nodes and pods, binds 1,000 pods across 100 nodes and posts its events, all
  * under Keel's bootstrap RBAC for system:kube-scheduler. Once with
  * `--kube-api-content-type=application/json`, once with the default (protobuf).
- *
- * The protobuf run waits for Keel's protobuf serving: it runs only with KEEL_INTEROP_PROTOBUF=1
- * (to be removed once that serving is merged; docs/interop.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,12 +134,7 @@ describe('the reference kube-scheduler 1.20.2 against keel-apiserver', () => {
     await scheduleThousandPods('application/json');
   }, 1_500_000);
 
-  // Needs Keel's protobuf serving (branch protobuf); the lead drops the gate after that merge.
-  it.runIf(process.env['KEEL_INTEROP_PROTOBUF'] === '1')(
-    'schedules 1,000 pods over 100 nodes in protobuf (the default content type)',
-    async () => {
-      await scheduleThousandPods(undefined);
-    },
-    1_500_000,
-  );
+  it('schedules 1,000 pods over 100 nodes in protobuf (the default content type)', async () => {
+    await scheduleThousandPods(undefined);
+  }, 1_500_000);
 });

@@ -237,4 +237,41 @@ describe('informer', () => {
     await inf.stop();
     await dead.close();
   });
+
+  it('an unserved path falls back to the next one, and an optional collection served nowhere syncs empty', async () => {
+    const ns = uniqueNs();
+    await client.create(evPath(ns), newEvent(ns, 'kept'));
+    const errors: unknown[] = [];
+    // A group/version nobody serves answers 404, like policy/v1 on a 1.20 API server.
+    const fallback = start({
+      listPath: `/apis/nothing.example/v1/namespaces/${ns}/events`,
+      fallbackListPaths: [evPath(ns)],
+      onError: (e) => errors.push(e),
+    });
+    expect(await fallback.waitForSync(AbortSignal.timeout(10_000))).toBe(true);
+    expect(names(fallback)).toEqual([`${ns}/kept`]);
+    await client.create(evPath(ns), newEvent(ns, 'watched'));
+    await eventually(() => names(fallback).includes(`${ns}/watched`));
+    expect(errors).toEqual([]);
+
+    const unserved: unknown[] = [];
+    const optional = start({
+      listPath: '/apis/nothing.example/v1/things',
+      fallbackListPaths: ['/apis/nothing.example/v1beta1/things'],
+      optional: true,
+      onError: (e) => unserved.push(e),
+    });
+    expect(await optional.waitForSync(AbortSignal.timeout(10_000))).toBe(true);
+    expect(optional.list()).toEqual([]);
+    // It keeps trying (backoff 50-200 ms here) but says so once.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(unserved).toHaveLength(1);
+    expect(String(unserved[0])).toContain(
+      '/apis/nothing.example/v1/things, /apis/nothing.example/v1beta1/things not served',
+    );
+
+    // Without `optional`, a collection served nowhere never syncs.
+    const required = start({ listPath: '/apis/nothing.example/v1/things' });
+    expect(await required.waitForSync(AbortSignal.timeout(500))).toBe(false);
+  });
 });

@@ -6,7 +6,7 @@
  * deletes that happened meanwhile. Connection problems back off exponentially with jitter.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isGoneOrExpired, StatusError } from '@keel/apimachinery';
+import { isGoneOrExpired, isNotFound, StatusError } from '@keel/apimachinery';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { ObjectStore, type StoreChanges } from './object-store.js';
 import type { RestClient } from './rest-client.js';
@@ -24,6 +24,18 @@ export interface InformerOptions<T extends KubeObject> extends InformerHandlers<
   readonly listPath: string;
   /** The collection to watch; defaults to listPath. */
   readonly watchPath?: string;
+  /**
+   * Older versions of the same collection, tried in order when the server answers 404 for the one
+   * before (`/apis/policy/v1beta1/poddisruptionbudgets` after `/apis/policy/v1/...`): a client
+   * meeting an older API server reads what it serves. Not combined with watchPath.
+   */
+  readonly fallbackListPaths?: readonly string[];
+  /**
+   * When the server serves none of the paths (404), count as synced with nothing in it (logged
+   * once through onError) and keep trying after the backoff, instead of holding up everyone
+   * waiting for the sync: for collections a client can do without on an older server.
+   */
+  readonly optional?: boolean;
   readonly fieldSelector?: string;
   readonly labelSelector?: string;
   /** Items per list page (`limit`, following `continue`); 0 or unset lists in one request. */
@@ -77,6 +89,15 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
   signal.addEventListener('abort', () => [...syncWaiters].forEach((wake) => wake()), { once: true });
   let synced = false;
   let resourceVersion = '';
+  const paths = [opts.listPath, ...(opts.fallbackListPaths ?? [])];
+  let pathIndex = 0;
+  let listPath = opts.listPath;
+  let reportedUnserved = false;
+  const markSynced = () => {
+    if (synced) return;
+    synced = true;
+    [...syncWaiters].forEach((wake) => wake());
+  };
   let loop: Promise<void> | undefined;
 
   const report = (err: unknown) => {
@@ -110,7 +131,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
     for (;;) {
       let page: KubeList<T>;
       try {
-        page = await opts.client.list<KubeList<T>>(opts.listPath, {
+        page = await opts.client.list<KubeList<T>>(listPath, {
           ...base,
           limit: opts.pageSize || undefined,
           continue: cont,
@@ -119,7 +140,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
         if (!cont || !isGoneOrExpired(err)) throw err;
         // The continue token expired mid-way (client-go's pager): fall back to one full list.
         items.length = 0;
-        page = await opts.client.list<KubeList<T>>(opts.listPath, base);
+        page = await opts.client.list<KubeList<T>>(listPath, base);
         cont = undefined;
       }
       items.push(...withKind(page).map(prepare));
@@ -134,17 +155,44 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
     if (signal.aborted) return;
     emit(store.replace(listed.items));
     resourceVersion = listed.resourceVersion;
-    if (!synced) {
-      synced = true;
-      [...syncWaiters].forEach((wake) => wake());
+    markSynced();
+  }
+
+  /**
+   * A 404 on the collection: the next fallback path (at once), or, past the last, start over
+   * after the backoff, synced with nothing when the collection is optional.
+   */
+  function unserved(err: unknown): 'retry-now' | 'backoff' {
+    if (pathIndex + 1 < paths.length) {
+      pathIndex++;
+      listPath = paths[pathIndex] as string;
+      return 'retry-now';
     }
+    pathIndex = 0;
+    listPath = opts.listPath;
+    if (!opts.optional) {
+      report(err);
+      return 'backoff';
+    }
+    if (!reportedUnserved) {
+      reportedUnserved = true;
+      report(
+        new Error(
+          `${paths.join(', ')} not served (${err instanceof Error ? err.message : String(err)}): ` +
+            'going on without it and trying again later',
+        ),
+      );
+    }
+    if (store.list().length > 0) emit(store.replace([]));
+    markSynced();
+    return 'backoff';
   }
 
   /** One watch; resolves 'ended' when the server closed it, 'expired' when a relist is needed. */
   async function watchOnce(): Promise<'ended' | 'expired'> {
     const started = Date.now();
     let events = 0;
-    const stream = opts.client.watch<T>(opts.watchPath ?? opts.listPath, {
+    const stream = opts.client.watch<T>(opts.watchPath ?? listPath, {
       resourceVersion,
       allowWatchBookmarks: true,
       fieldSelector: opts.fieldSelector,
@@ -174,7 +222,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
     }
     if (!signal.aborted && events === 0 && Date.now() - started < SHORT_WATCH_MS) {
       throw new Error(
-        `very short watch on ${opts.watchPath ?? opts.listPath}: closed within a second without events`,
+        `very short watch on ${opts.watchPath ?? listPath}: closed within a second without events`,
       );
     }
     return 'ended';
@@ -193,6 +241,11 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
         if ((await watchOnce()) === 'expired') needList = true;
       } catch (err) {
         if (signal.aborted) break;
+        if (needList && isNotFound(err) && paths.length + (opts.optional ? 1 : 0) > 1) {
+          if (unserved(err) === 'retry-now') continue;
+          await sleep(backoff.next(), undefined, { signal }).catch(() => undefined);
+          continue;
+        }
         report(err);
         needList = needList || isGoneOrExpired(err) || (opts.resyncOnError ?? false);
         await sleep(backoff.next(), undefined, { signal }).catch(() => undefined);

@@ -178,6 +178,9 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
   const pdbs = createInformer<KubeObject>({
     client: deps.client,
     listPath: '/apis/policy/v1/poddisruptionbudgets',
+    // A 1.20 API server serves only v1beta1; without either, preemption goes on without budgets.
+    fallbackListPaths: ['/apis/policy/v1beta1/poddisruptionbudgets'],
+    optional: true,
     transform: dropManagedFields,
     onError: onError('poddisruptionbudgets'),
     ...(deps.signal ? { signal: deps.signal } : {}),

@@ -23,14 +23,28 @@ type Kind =
   | 'CSIDriver'
   | 'CSIStorageCapacity';
 
-/** The storage collections, in the order kube-scheduler's informers start. */
-const COLLECTIONS: readonly { kind: Kind; path: string }[] = [
+/**
+ * The storage collections, in the order kube-scheduler's informers start. CSIStorageCapacity
+ * became v1 in 1.24 (v1beta1 from 1.21): on an older API server the capacity check has nothing to
+ * read and goes on without it, as it does for drivers that publish no capacity.
+ */
+const COLLECTIONS: readonly {
+  kind: Kind;
+  path: string;
+  fallbacks?: readonly string[];
+  optional?: boolean;
+}[] = [
   { kind: 'PersistentVolume', path: '/api/v1/persistentvolumes' },
   { kind: 'PersistentVolumeClaim', path: '/api/v1/persistentvolumeclaims' },
   { kind: 'StorageClass', path: '/apis/storage.k8s.io/v1/storageclasses' },
   { kind: 'CSINode', path: '/apis/storage.k8s.io/v1/csinodes' },
   { kind: 'CSIDriver', path: '/apis/storage.k8s.io/v1/csidrivers' },
-  { kind: 'CSIStorageCapacity', path: '/apis/storage.k8s.io/v1/csistoragecapacities' },
+  {
+    kind: 'CSIStorageCapacity',
+    path: '/apis/storage.k8s.io/v1/csistoragecapacities',
+    fallbacks: ['/apis/storage.k8s.io/v1beta1/csistoragecapacities'],
+    optional: true,
+  },
 ];
 
 export function storageEvent(kind: Kind, action: 'Add' | 'Update'): ClusterEvent {
@@ -53,12 +67,14 @@ export interface VolumeInformerDeps {
 
 export function newVolumeInformers(deps: VolumeInformerDeps): VolumeInformers {
   const byKind = new Map<Kind, Informer<KubeObject>>();
-  for (const { kind, path } of COLLECTIONS) {
+  for (const { kind, path, fallbacks, optional } of COLLECTIONS) {
     byKind.set(
       kind,
       createInformer<KubeObject>({
         client: deps.client,
         listPath: path,
+        ...(fallbacks ? { fallbackListPaths: fallbacks } : {}),
+        ...(optional ? { optional } : {}),
         transform: deps.transform,
         onError: deps.onError(path.slice(path.lastIndexOf('/') + 1)),
         ...(deps.signal ? { signal: deps.signal } : {}),
