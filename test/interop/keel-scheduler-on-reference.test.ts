@@ -47,13 +47,23 @@ describe('keel-scheduler against the reference kube-apiserver 1.20.2', () => {
     writeFileSync(tokenFile, `${METRICS_TOKEN},metrics-reader,uid-metrics-reader\n`);
     api = await startReferenceApiServer(pki, { tokenFile });
     // keel-scheduler watches namespaces (for namespaceSelector in pod affinity terms), as
-    // kube-scheduler does since 1.21; the 1.20 system:kube-scheduler role predates that, so the
-    // cluster grants it, as an operator of a 1.20 cluster would (docs/interop.md).
+    // kube-scheduler does since 1.21, and CSIDrivers and CSIStorageCapacities (volume binding's
+    // capacity check, 1.21+ and 1.24+); the 1.20 system:kube-scheduler role predates all three, so
+    // the cluster grants them, as an operator of a 1.20 cluster would (docs/interop.md). The
+    // collections 1.20 does not serve at all (policy/v1 PodDisruptionBudgets, CSIStorageCapacities)
+    // keel-scheduler reads from their older versions or goes on without.
     await api.admin.create('/apis/rbac.authorization.k8s.io/v1/clusterroles', {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { name: 'interop:scheduler-namespaces' },
-      rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] }],
+      rules: [
+        { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
+        {
+          apiGroups: ['storage.k8s.io'],
+          resources: ['csidrivers', 'csistoragecapacities'],
+          verbs: ['get', 'list', 'watch'],
+        },
+      ],
     });
     await api.admin.create('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
       apiVersion: 'rbac.authorization.k8s.io/v1',
