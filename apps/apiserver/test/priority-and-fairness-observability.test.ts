@@ -91,6 +91,8 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(['nominal', 'lower', 'upper'].map((m) => seats(m, 'workload-low'))).toEqual([17, 2, 57]);
     expect(seats('current', 'workload-low')).toBeGreaterThanOrEqual(2);
     const dispatchedBefore = sample(before, 'apiserver_flowcontrol_dispatched_requests_total', labels) ?? 0;
+    const queueLength = (text: string, part: 'count' | 'sum') =>
+      sample(text, `apiserver_flowcontrol_request_queue_length_after_enqueue_${part}`, labels) ?? 0;
     const waitedBefore =
       sample(before, 'apiserver_flowcontrol_request_wait_duration_seconds_count', {
         ...labels,
@@ -128,6 +130,16 @@ describe('API Priority and Fairness metrics and debug dumps', () => {
     expect(
       sample(during, 'apiserver_flowcontrol_rejected_requests_total', { ...labels, reason: 'queue-full' }),
     ).toBe(1);
+    // Each queued request saw its queue with itself in it: the held create 1 (dispatched at once,
+    // as upstream enqueues and dispatches), the lists 1 and 2; the rejected one is not counted.
+    expect(queueLength(during, 'count') - queueLength(before, 'count')).toBe(3);
+    expect(queueLength(during, 'sum') - queueLength(before, 'sum')).toBe(4);
+    expect(
+      sample(during, 'apiserver_flowcontrol_request_queue_length_after_enqueue_bucket', {
+        ...labels,
+        le: '0',
+      }),
+    ).toBe(0);
 
     const levels = table((await server.request('GET', `${DEBUG}/dump_priority_levels`)).text);
     expect(levels[0]).toEqual([

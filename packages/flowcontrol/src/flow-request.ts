@@ -64,6 +64,10 @@ export class FlowRequest implements RequestHandle {
     this.series.notAccommodated();
   }
 
+  enqueued(queueLength: number): void {
+    this.series.enqueued(queueLength);
+  }
+
   cancel(reason: RejectReason): boolean {
     return this.ticket?.cancel(reason) ?? false;
   }

@@ -16,6 +16,8 @@ export interface FlowSeries {
   estimated(seats: number): void;
   /** The flow's request at the head of the fair order found too few free seats to start. */
   notAccommodated(): void;
+  /** The length of the request's queue once it joined it (itself included). */
+  enqueued(queueLength: number): void;
 }
 
 /** A level's seat demand over the last borrowing adjustment period (upstream's seatDemandStats). */
@@ -49,6 +51,7 @@ const NO_SERIES: FlowSeries = {
   executed: () => undefined,
   estimated: () => undefined,
   notAccommodated: () => undefined,
+  enqueued: () => undefined,
 };
 
 export const NO_OBSERVER: FlowObserver = {

@@ -31,6 +31,11 @@ export interface RequestCallbacks {
    * (upstream's apiserver_flowcontrol_request_dispatch_no_accommodation_total counts these).
    */
   readonly notAccommodated?: () => void;
+  /**
+   * The request joined a queue, now `queueLength` long with it (upstream's
+   * apiserver_flowcontrol_request_queue_length_after_enqueue); not called without queues.
+   */
+  readonly enqueued?: (queueLength: number) => void;
 }
 
 /** What the debug dumps show of a waiting request; the queue set only stores it. */
@@ -201,12 +206,15 @@ export class QueueSet {
       this.robin = (index + 1) % this.queues.length;
       this.virtualTime = Math.max(this.virtualTime, q.virtualStart);
       q.virtualStart += seats;
+      // Upstream enqueues it and dispatches it at once: it saw the queue one longer.
+      callbacks.enqueued?.(q.length + 1);
       this.execute(w);
       return this.ticket(w);
     }
     q.requests.push(w);
     this.waitingCount++;
     this.waitingSeatsCount += seats;
+    callbacks.enqueued?.(q.length);
     this.dispatchWaiting();
     return this.ticket(w);
   }

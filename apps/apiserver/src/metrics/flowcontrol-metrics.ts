@@ -30,6 +30,7 @@ class Series implements FlowSeries {
     private readonly execution: HistogramChild,
     private readonly seats: HistogramChild,
     private readonly noAccommodation: CounterChild,
+    private readonly queueLength: HistogramChild,
   ) {}
 
   waiting(delta: number, seats: number): void {
@@ -62,6 +63,9 @@ class Series implements FlowSeries {
   notAccommodated(): void {
     this.noAccommodation.inc();
   }
+  enqueued(queueLength: number): void {
+    this.queueLength.observe(queueLength);
+  }
 }
 
 /**
@@ -76,6 +80,7 @@ export class FlowControlMetrics implements FlowObserver {
   private readonly waitDuration: HistogramMetric<FlowLabel | 'execute'>;
   private readonly executionSeconds: HistogramMetric<FlowLabel | 'type'>;
   private readonly workEstimatedSeats: HistogramMetric<FlowLabel>;
+  private readonly queueLength: HistogramMetric<FlowLabel>;
   private readonly limits: GaugeMetric<'priority_level'>;
   private readonly lowerLimits: GaugeMetric<'priority_level'>;
   private readonly upperLimits: GaugeMetric<'priority_level'>;
@@ -150,6 +155,12 @@ export class FlowControlMetrics implements FlowObserver {
       labelNames: ['priority_level', 'flow_schema'],
       buckets: [1, 2, 4, 10],
     });
+    this.queueLength = r.histogram({
+      name: 'apiserver_flowcontrol_request_queue_length_after_enqueue',
+      help: 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued',
+      labelNames: ['priority_level', 'flow_schema'],
+      buckets: [0, 10, 25, 50, 100, 250, 500, 1000],
+    });
     const perLevel = (name: string, help: string): GaugeMetric<'priority_level'> =>
       r.gauge({ name, help, labelNames: ['priority_level'] });
     this.limits = perLevel(
@@ -201,6 +212,7 @@ export class FlowControlMetrics implements FlowObserver {
       this.executionSeconds.child({ ...labels, type: 'regular' }),
       this.workEstimatedSeats.child(labels),
       this.noAccommodationTotal.child(labels),
+      this.queueLength.child(labels),
     );
     this.series.push(s);
     return s;
