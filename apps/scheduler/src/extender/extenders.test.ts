@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SchedulerCache } from '../cache/cache.js';
 import { Code } from '../framework/status.js';
 import { makeNode, makePod } from '../framework/testing/fixtures.js';
 import type { Node, Pod } from '../framework/types.js';
-import type { z } from 'zod';
-import { defaultExtender, extenderSchema } from '../options/extender-config.js';
+import { defaultExtender } from '../options/extender-config.js';
 import { defaultSchedulerConfiguration } from '../options/index.js';
 import { FakeClock } from '../queue/clock.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
@@ -12,29 +11,17 @@ import { buildFrameworks } from '../runtime/scheduler.js';
 import { PodScheduler, type ScheduleOutcome } from '../scheduling/schedule-one.js';
 import { scheduleOne } from '../scheduling/scheduler-loop.js';
 import { defaultFramework } from '../scheduling/testing/default-framework.js';
-import { EXTENDER_NAME, Extenders, extenderNodeScore, withExtenderIgnoredResources } from './extenders.js';
+import {
+  EXTENDER_NAME,
+  extenderNodeScore,
+  withExtenderIgnoredResources,
+  type Extenders,
+} from './extenders.js';
+import { useExtenders } from './testing/extender-fixtures.js';
 import { ExtenderServer, sentNodeNames } from './testing/extender-server.js';
 
-const servers: ExtenderServer[] = [];
-const built: Extenders[] = [];
-
-async function server(): Promise<ExtenderServer> {
-  const s = await ExtenderServer.start();
-  servers.push(s);
-  return s;
-}
-
-/** Extenders as a configuration file would write them. */
-function extenders(...files: z.input<typeof extenderSchema>[]): Extenders {
-  const e = Extenders.fromConfig(files.map((f) => defaultExtender(extenderSchema.parse(f))));
-  built.push(e);
-  return e;
-}
-
-afterEach(async () => {
-  for (const e of built.splice(0)) e.close();
-  for (const s of servers.splice(0)) await s.stop();
-});
+/** Extender servers and Extenders as a configuration file would write them, closed after each test. */
+const { server, extenders } = useExtenders();
 
 function cacheWith(...nodes: Node[]): SchedulerCache {
   const cache = new SchedulerCache();

@@ -2,36 +2,16 @@
  * DefaultPreemption with extenders that have a preempt verb (real HTTP extenders on 127.0.0.1),
  * and the preemption metrics it records.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { Extenders } from '../../extender/extenders.js';
-import { ExtenderServer } from '../../extender/testing/extender-server.js';
+import { describe, expect, it } from 'vitest';
+import { useExtenders } from '../../extender/testing/extender-fixtures.js';
 import type { DurationSeries, FrameworkMetricsSink } from '../../framework/metrics-recorder.js';
 import type { PreemptionMetrics } from '../../framework/preemption-handle.js';
 import { makeNode, makePod, type PodOptions } from '../../framework/testing/fixtures.js';
 import type { Pod } from '../../framework/types.js';
-import { defaultExtender, extenderSchema } from '../../options/extender-config.js';
 import { preemptionCluster } from './testing.js';
 
-const servers: ExtenderServer[] = [];
-const built: Extenders[] = [];
-
-async function server(): Promise<ExtenderServer> {
-  const s = await ExtenderServer.start();
-  servers.push(s);
-  return s;
-}
-
-function extenders(...files: z.input<typeof extenderSchema>[]): Extenders {
-  const e = Extenders.fromConfig(files.map((f) => defaultExtender(extenderSchema.parse(f))));
-  built.push(e);
-  return e;
-}
-
-afterEach(async () => {
-  for (const e of built.splice(0)) e.close();
-  for (const s of servers.splice(0)) await s.stop();
-});
+/** Extender servers and Extenders as a configuration file would write them, closed after each test. */
+const { server, extenders } = useExtenders();
 
 const running = (name: string, node: string, cpu: string, priority: number, o: PodOptions = {}) =>
   makePod(name, { nodeName: node, requests: { cpu }, priority, ...o });
