@@ -183,7 +183,7 @@ message: from yaml
       failure(
         415,
         'UnsupportedMediaType',
-        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
       ),
     );
   });

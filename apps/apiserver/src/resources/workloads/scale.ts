@@ -139,7 +139,7 @@ export function installScale<W extends InternalObject>(
   const update: Handler = async (scope, { req, res, url, info, user }) => {
     const opts = parseUpdateOptions(url.searchParams);
     const raw = await readBody(req, scope.maxRequestBodyBytes);
-    const body = decodeObjectBody(req, raw, 'Scale');
+    const body = await decodeObjectBody(req, raw, 'Scale');
     const scale = decodeScale(body, opts.fieldValidation, { res }, () => jsonDuplicates(req, raw));
     const sentName = scale.metadata.name ?? '';
     if (sentName === '')
