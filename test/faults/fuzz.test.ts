@@ -1,3 +1,4 @@
+import { loadProtobuf, PROTOBUF } from '@keel/protobuf';
 import { TestApiServer } from '@keel/testing';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
@@ -103,11 +104,21 @@ async function check(req: FuzzRequest): Promise<string | undefined> {
     res.body.destroy();
     return undefined;
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await res.body.text();
+    bytes = Buffer.from(await res.body.arrayBuffer());
   } catch (err) {
     return `${status}, then the body broke off: ${(err as Error).message}`;
+  }
+  // A client that accepts protobuf gets its error Status in protobuf, as from upstream.
+  const protobuf = String(res.headers['content-type'] ?? '').startsWith(PROTOBUF);
+  let text = bytes.toString('utf8');
+  if (protobuf && status >= 400) {
+    try {
+      text = JSON.stringify((await loadProtobuf()).decode(bytes));
+    } catch (err) {
+      return `${status} with an undecodable protobuf body: ${(err as Error).message}`;
+    }
   }
   if (status >= 500) return `${status}: ${text.slice(0, 300)}`;
   if (status < 400 || req.method === 'HEAD') return undefined;
