@@ -64,7 +64,7 @@ describe('FeatureOptions defaults', () => {
     expect(lines).toContain('WatchList=true|false (BETA - default=true)');
     expect(lines).toContain('APIServerIdentity=true|false (BETA - default=true)');
     expect(lines).toContain(
-      'SchedulerAsyncPreemption=true|false (BETA - default=true, meaningless: Keel schedules without preemption, so there is none to run asynchronously)',
+      "SchedulerAsyncPreemption=true|false (BETA - default=true, meaningless: Keel always preempts asynchronously: the victims' deletions run outside the scheduling cycle whatever the gate says)",
     );
     expect(usage).not.toContain('ConsistentListFromCache');
     expect(lines.slice(1)).toEqual([...lines.slice(1)].sort());

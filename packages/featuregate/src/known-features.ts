@@ -78,7 +78,10 @@ export const keelFeatures = {
   SchedulerAsyncPreemption: {
     default: true,
     preRelease: 'BETA',
-    keel: { meaningless: 'schedules without preemption, so there is none to run asynchronously' },
+    keel: {
+      meaningless:
+        "always preempts asynchronously: the victims' deletions run outside the scheduling cycle whatever the gate says",
+    },
   },
   SchedulerPopFromBackoffQ: {
     default: false,
