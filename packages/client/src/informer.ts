@@ -91,7 +91,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
   let resourceVersion = '';
   const paths = [opts.listPath, ...(opts.fallbackListPaths ?? [])];
   let pathIndex = 0;
-  let listPath = opts.listPath;
+  const listPath = () => paths[pathIndex] as string;
   let reportedUnserved = false;
   const markSynced = () => {
     if (synced) return;
@@ -131,7 +131,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
     for (;;) {
       let page: KubeList<T>;
       try {
-        page = await opts.client.list<KubeList<T>>(listPath, {
+        page = await opts.client.list<KubeList<T>>(listPath(), {
           ...base,
           limit: opts.pageSize || undefined,
           continue: cont,
@@ -140,7 +140,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
         if (!cont || !isGoneOrExpired(err)) throw err;
         // The continue token expired mid-way (client-go's pager): fall back to one full list.
         items.length = 0;
-        page = await opts.client.list<KubeList<T>>(listPath, base);
+        page = await opts.client.list<KubeList<T>>(listPath(), base);
         cont = undefined;
       }
       items.push(...withKind(page).map(prepare));
@@ -165,11 +165,9 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
   function unserved(err: unknown): 'retry-now' | 'backoff' {
     if (pathIndex + 1 < paths.length) {
       pathIndex++;
-      listPath = paths[pathIndex] as string;
       return 'retry-now';
     }
     pathIndex = 0;
-    listPath = opts.listPath;
     if (!opts.optional) {
       report(err);
       return 'backoff';
@@ -192,7 +190,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
   async function watchOnce(): Promise<'ended' | 'expired'> {
     const started = Date.now();
     let events = 0;
-    const stream = opts.client.watch<T>(opts.watchPath ?? listPath, {
+    const stream = opts.client.watch<T>(opts.watchPath ?? listPath(), {
       resourceVersion,
       allowWatchBookmarks: true,
       fieldSelector: opts.fieldSelector,
@@ -222,7 +220,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
     }
     if (!signal.aborted && events === 0 && Date.now() - started < SHORT_WATCH_MS) {
       throw new Error(
-        `very short watch on ${opts.watchPath ?? listPath}: closed within a second without events`,
+        `very short watch on ${opts.watchPath ?? listPath()}: closed within a second without events`,
       );
     }
     return 'ended';
@@ -241,7 +239,7 @@ export function createInformer<T extends KubeObject = KubeObject>(opts: Informer
         if ((await watchOnce()) === 'expired') needList = true;
       } catch (err) {
         if (signal.aborted) break;
-        if (needList && isNotFound(err) && paths.length + (opts.optional ? 1 : 0) > 1) {
+        if (needList && isNotFound(err) && (paths.length > 1 || opts.optional)) {
           if (unserved(err) === 'retry-now') continue;
           await sleep(backoff.next(), undefined, { signal }).catch(() => undefined);
           continue;

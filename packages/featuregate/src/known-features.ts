@@ -3,7 +3,7 @@ export type PreRelease = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 /**
  * What a gate that no Keel code reads means in Keel. Each reason is a predicate that follows the
- * word "Keel" in errors and help ("Keel schedules without preemption, ...").
+ * word "Keel" in errors and help ("Keel serves and stores no CBOR").
  */
 export type KeelStatus =
   /**

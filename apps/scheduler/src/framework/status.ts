@@ -9,7 +9,7 @@ export const Code = {
   Error: 'Error',
   /** The node does not fit now; the pod waits in the unschedulable pods for a cluster event. */
   Unschedulable: 'Unschedulable',
-  /** Like Unschedulable, and preemption would not help either (Keel has no preemption). */
+  /** Like Unschedulable, and preemption would not help either: the node is no preemption candidate. */
   UnschedulableAndUnresolvable: 'UnschedulableAndUnresolvable',
   /** From PreFilter/PreScore: the plugin has nothing to do for this pod; its Filter/Score is skipped. */
   Skip: 'Skip',
