@@ -79,7 +79,7 @@ function protobufKind(pb: KubeProtobuf, obj: unknown): obj is Record<string, unk
 /**
  * The codec when the client's Accept picks protobuf for this object. The codec loads on the
  * first request that names protobuf (resource handlers wait for it in serve(); see
- * awaitProtobufFor), so a server whose clients all speak JSON never loads it.
+ * protobufLoading), so a server whose clients all speak JSON never loads it.
  */
 export function protobufFor(req: IncomingMessage, obj: unknown): KubeProtobuf | undefined {
   const pb = loadedProtobuf();
@@ -88,9 +88,12 @@ export function protobufFor(req: IncomingMessage, obj: unknown): KubeProtobuf | 
   return negotiateOutput(req.headers.accept, ok) === 'protobuf' && ok ? pb : undefined;
 }
 
-/** Loads the codec when the client's Accept names protobuf; resolves at once otherwise. */
-export async function awaitProtobufFor(req: IncomingMessage): Promise<void> {
-  if (mentionsProtobuf(req.headers.accept) && !loadedProtobuf()) await loadProtobuf();
+/**
+ * The codec's loading when the client's Accept names protobuf and it is not loaded yet; undefined
+ * otherwise, so that JSON requests (and protobuf ones once it is loaded) wait for nothing.
+ */
+export function protobufLoading(req: IncomingMessage): Promise<unknown> | undefined {
+  return mentionsProtobuf(req.headers.accept) && !loadedProtobuf() ? loadProtobuf() : undefined;
 }
 
 /**

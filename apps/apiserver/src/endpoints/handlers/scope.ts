@@ -6,7 +6,7 @@ import type { InternalObject, ResourceView } from '../../registry/resource-view.
 import type { WatchEventMetrics } from '../../metrics/watch-metrics.js';
 import type { RequestInfo } from '../request-info.js';
 import { checkAcceptable } from '../negotiate.js';
-import { awaitProtobufFor, writeError } from '../respond.js';
+import { protobufLoading, writeError } from '../respond.js';
 
 /** What every handler of one resource view shares; handlers themselves hold no state. */
 export interface RequestScope<I extends InternalObject = InternalObject> {
@@ -48,7 +48,8 @@ export type Handler = (scope: RequestScope, r: HandlerRequest) => Promise<void>;
 export async function serve(scope: RequestScope, r: HandlerRequest, handler: Handler): Promise<void> {
   try {
     checkAcceptable(r.req);
-    await awaitProtobufFor(r.req);
+    const loading = protobufLoading(r.req);
+    if (loading) await loading;
     await handler(scope, r);
   } catch (err) {
     writeError(r.req, r.res, err, scope.logger);
