@@ -76,8 +76,8 @@ describe('keel-scheduler command line (built, plain node)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('--feature-gates accepts a meaningless gate at either value', async () => {
-    const d = DaemonProcess.start(entry, [...noServe, '--feature-gates=SchedulerAsyncPreemption=false']);
+  it("--feature-gates accepts a fixed gate at Keel's value", async () => {
+    const d = DaemonProcess.start(entry, [...noServe, '--feature-gates=SchedulerAsyncPreemption=true']);
     await d.waitFor(/Starting Keel scheduler/);
     expect((await d.stop()).code).toBe(0);
   });

@@ -64,7 +64,7 @@ describe('FeatureOptions defaults', () => {
     expect(lines).toContain('WatchList=true|false (BETA - default=true)');
     expect(lines).toContain('APIServerIdentity=true|false (BETA - default=true)');
     expect(lines).toContain(
-      "SchedulerAsyncPreemption=true|false (BETA - default=true, meaningless: Keel always preempts asynchronously: the victims' deletions run outside the scheduling cycle whatever the gate says)",
+      "SchedulerAsyncPreemption=true (BETA - fixed: Keel preempts only asynchronously: the victims' deletions always run outside the scheduling cycle)",
     );
     expect(usage).not.toContain('ConsistentListFromCache');
     expect(lines.slice(1)).toEqual([...lines.slice(1)].sort());
@@ -85,8 +85,8 @@ describe('FeatureOptions parsing', () => {
     ],
     [
       'Go bool spellings',
-      ['--feature-gates', 'WatchList=F,SchedulerAsyncPreemption=0,StorageVersionHash=1'],
-      { WatchList: false, SchedulerAsyncPreemption: false, StorageVersionHash: true },
+      ['--feature-gates', 'WatchList=F,SchedulerAsyncPreemption=1,StorageVersionHash=0'],
+      { WatchList: false, SchedulerAsyncPreemption: true, StorageVersionHash: false },
     ],
     [
       'AllAlpha=true is accepted once the fixed alpha gates are named at their value',
@@ -108,24 +108,24 @@ describe('FeatureOptions parsing', () => {
       },
     ],
     [
-      'AllBeta=false switches off unnamed beta gates',
-      ['--feature-gates', 'AllBeta=false'],
+      'AllBeta=false switches off unnamed beta gates once the fixed ones are named at their value',
+      ['--feature-gates', 'AllBeta=false,SchedulerAsyncPreemption=true'],
       {
         WatchList: false,
         StorageVersionHash: false,
-        SchedulerAsyncPreemption: false,
+        SchedulerAsyncPreemption: true,
         APIServerIdentity: false,
         CBORServingAndStorage: false,
       },
     ],
     [
       'a named gate beats AllBeta, whatever the order',
-      ['--feature-gates', 'WatchList=true,AllBeta=false'],
+      ['--feature-gates', 'WatchList=true,AllBeta=false,SchedulerAsyncPreemption=true'],
       { WatchList: true, StorageVersionHash: false },
     ],
     [
       'AllBeta leaves locked GA gates alone',
-      ['--feature-gates', 'AllBeta=false'],
+      ['--feature-gates', 'AllBeta=false,SchedulerAsyncPreemption=true'],
       { ConsistentListFromCache: true },
     ],
     [
@@ -142,12 +142,11 @@ describe('FeatureOptions parsing', () => {
       'meaningless gates take either value',
       [
         '--feature-gates',
-        'UnauthenticatedHTTP2DOSMitigation=false,WatchCacheInitializationPostStartHook=true,SchedulerAsyncPreemption=false',
+        'UnauthenticatedHTTP2DOSMitigation=false,WatchCacheInitializationPostStartHook=true',
       ],
       {
         UnauthenticatedHTTP2DOSMitigation: false,
         WatchCacheInitializationPostStartHook: true,
-        SchedulerAsyncPreemption: false,
       },
     ],
   ])('%s', (_name, argv, expected) => {
@@ -198,13 +197,21 @@ describe('FeatureOptions validation', () => {
         '--feature-gates',
         'RemoteRequestHeaderUID=true,AllowParsingUserUIDFromCertAuth=true',
         '--feature-gates',
-        'CBORServingAndStorage=true,SchedulerPopFromBackoffQ=true',
+        'CBORServingAndStorage=true,SchedulerPopFromBackoffQ=true,SchedulerAsyncPreemption=false',
       ],
       [
         'cannot set feature gate RemoteRequestHeaderUID to true: Keel reads no user UID from front-proxy request headers and has no --requestheader-uid-headers',
         "cannot set feature gate AllowParsingUserUIDFromCertAuth to true: Keel does not read a user UID from the client certificate's OID 1.3.6.1.4.1.57683.2",
         'cannot set feature gate CBORServingAndStorage to true: Keel serves and stores no CBOR',
         'cannot set feature gate SchedulerPopFromBackoffQ to true: Keel pops pods only from the active queue, so a pod in backoff always waits its backoff out',
+        "cannot set feature gate SchedulerAsyncPreemption to false: Keel preempts only asynchronously: the victims' deletions always run outside the scheduling cycle",
+      ],
+    ],
+    [
+      'AllBeta=false would flip a gate fixed at true',
+      ['--feature-gates', 'AllBeta=false'],
+      [
+        'cannot set feature gate AllBeta to false: Keel fixes SchedulerAsyncPreemption to true; set it to true as well to switch the other beta gates',
       ],
     ],
     [
@@ -222,11 +229,15 @@ describe('FeatureOptions validation', () => {
       'meaningless gates',
       [
         '--feature-gates',
-        'UnauthenticatedHTTP2DOSMitigation=false,WatchCacheInitializationPostStartHook=true,SchedulerAsyncPreemption=false',
+        'UnauthenticatedHTTP2DOSMitigation=false,WatchCacheInitializationPostStartHook=true',
       ],
       [],
     ],
-    ['valid gates', ['--feature-gates', 'WatchList=false,StorageVersionHash=false,AllBeta=false'], []],
+    [
+      'valid gates',
+      ['--feature-gates', 'WatchList=false,StorageVersionHash=false,AllBeta=false,SchedulerAsyncPreemption=true'],
+      [],
+    ],
   ])('%s', (_name, argv, expected) => {
     const { parseErrors, errors } = run(argv);
     expect(parseErrors).toEqual([]);

@@ -79,8 +79,8 @@ export const keelFeatures = {
     default: true,
     preRelease: 'BETA',
     keel: {
-      meaningless:
-        "always preempts asynchronously: the victims' deletions run outside the scheduling cycle whatever the gate says",
+      fixed:
+        "preempts only asynchronously: the victims' deletions always run outside the scheduling cycle",
     },
   },
   SchedulerPopFromBackoffQ: {
