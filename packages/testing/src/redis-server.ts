@@ -20,6 +20,8 @@ export interface RedisServer {
   readonly url: string;
   readonly port: number;
   readonly dir: string;
+  /** The running redis-server's process id (a benchmark reads its CPU time). */
+  readonly pid: number | undefined;
   /** Stops the process (SIGTERM: Redis flushes its AOF), keeping the data directory. */
   stop(): Promise<void>;
   /** Starts it again on the same port with the same data. */
@@ -145,6 +147,9 @@ export async function startRedisServer(opts: RedisServerOptions = {}): Promise<R
     url: `redis://127.0.0.1:${port}`,
     port,
     dir,
+    get pid() {
+      return child?.pid;
+    },
     stop: () => terminate(child),
     restart: async () => {
       await terminate(child);

@@ -27,15 +27,25 @@ export class EncodedItems {
     maxSize: MAX_CHARS,
     sizeCalculation: (value, key) => value.length + key.length,
   });
+  /**
+   * The wire line last encoded from an object. An object is only shared, and so only found here
+   * again, while it is one stored state (a watch event's object); it is forgotten with it.
+   */
+  private readonly lastWire = new WeakMap<
+    object,
+    { readonly view: object; readonly type: string; readonly wire: Buffer }
+  >();
 
-  /** The item's JSON as a list member; `load` gives the object only on a miss. */
+  /** The item's JSON as a list member, as UTF-8 bytes; `load` gives the object only on a miss. */
   listItem<I extends InternalObject>(
     view: ResourceView<I>,
     storageKey: string,
     rv: string,
     load: () => I,
-  ): string {
-    return this.cached(view, 'item', storageKey, rv, () => JSON.stringify(listMember(view, load())));
+  ): Buffer {
+    return this.cached(view, 'item-bytes', storageKey, rv, () =>
+      Buffer.from(JSON.stringify(listMember(view, load()))),
+    );
   }
 
   /** The item's protobuf message as a list member (`encode` given the member's JSON object). */
@@ -49,15 +59,26 @@ export class EncodedItems {
     return this.cached(view, 'pb-item', storageKey, rv, () => encode(listMember(view, load())));
   }
 
-  /** A watch event's line (without the newline), encoded once for all watchers of the view. */
+  /**
+   * A watch event's line as it goes on the wire (UTF-8, with its newline), encoded once for all
+   * watchers of the view: every watch writes the same bytes. `storageKey` is asked only on a miss.
+   */
   watchEvent<I extends InternalObject>(
     view: ResourceView<I>,
     type: string,
-    storageKey: string,
     item: I,
-  ): string {
+    storageKey: () => string,
+  ): Buffer {
+    // Watches of one change share its decoded object (WatchOptions.sharedObjects): the last
+    // event encoded from it answers them without building the cache key.
+    const last = this.lastWire.get(item);
+    if (last && last.view === view && last.type === type) return last.wire;
     const rv = item.metadata.resourceVersion ?? '';
-    return this.cached(view, type, storageKey, rv, () => JSON.stringify({ type, object: view.encode(item) }));
+    const wire = this.cached(view, `wire-${type}`, storageKey(), rv, () =>
+      Buffer.from(`${JSON.stringify({ type, object: view.encode(item) })}\n`),
+    );
+    this.lastWire.set(item, { view, type, wire });
+    return wire;
   }
 
   /** A watch event's protobuf frame, encoded once for all protobuf watchers of the view. */

@@ -195,26 +195,24 @@ export class GenericStore<I extends InternalObject> {
   }
 
   /**
-   * A list of the items' list-member JSON, in this view: from the encoded cache where it holds
-   * the version, so an unchanged object is neither decoded nor encoded again; selectors need the
-   * objects, so they take the decoding path.
+   * A list of the items' list-member JSON (UTF-8 bytes), in this view: from the encoded cache
+   * where it holds the version, so an unchanged object is neither decoded nor encoded again;
+   * selectors need the objects, so they take the decoding path.
    */
-  async listJson(namespace: string, q: ListQuery): Promise<ListResult<{ readonly json: string }>> {
+  async listJson(namespace: string, q: ListQuery): Promise<ListResult<Buffer>> {
     const predicate = this.predicate(q);
     if (predicate) {
       const listed = await this.listWith<I>(namespace, q, { predicate });
       return {
         ...listed,
-        items: listed.items.map((o) => ({
-          json: this.encoded.listItem(this.view, this.keyOf(o), o.metadata.resourceVersion ?? '', () => o),
-        })),
+        items: listed.items.map((o) =>
+          this.encoded.listItem(this.view, this.keyOf(o), o.metadata.resourceVersion ?? '', () => o),
+        ),
       };
     }
+    // Everything under this key root was written through this store as an I.
     return this.listWith(namespace, q, {
-      decode: (key, rv, parse) => ({
-        // Everything under this key root was written through this store as an I.
-        json: this.encoded.listItem(this.view, key, rv, () => parse() as unknown as I),
-      }),
+      decode: (key, rv, parse) => this.encoded.listItem(this.view, key, rv, () => parse() as unknown as I),
     });
   }
 
@@ -246,9 +244,9 @@ export class GenericStore<I extends InternalObject> {
     });
   }
 
-  /** A watch event's JSON line (without the newline), encoded once for every watcher. */
-  watchLine(type: string, obj: I): string {
-    return this.encoded.watchEvent(this.view, type, this.keyOf(obj), obj);
+  /** A watch event's JSON line with its newline, as bytes: encoded once for every watcher. */
+  watchLine(type: string, obj: I): Buffer {
+    return this.encoded.watchEvent(this.view, type, obj, () => this.keyOf(obj));
   }
 
   /** watchLine's counterpart for protobuf watchers: the event's frame, encoded once for all. */
@@ -291,6 +289,7 @@ export class GenericStore<I extends InternalObject> {
    * Only a watch that asked for initial events gets the bookmark ending them: with the WatchList
    * gate off a legacy watch from "" streams the state without it, as the real server does.
    * Rejects (before anything is streamed) when the store has not reached resourceVersion.
+   * The events' objects may be shared with other watches of the same change: read them only.
    */
   async watch(
     namespace: string,
@@ -326,6 +325,9 @@ export class GenericStore<I extends InternalObject> {
         resourceVersion,
         bookmarks: q.bookmarks,
         signal: q.signal,
+        // The watch handler only encodes the objects (through the encoded cache): every watch of
+        // a change gets the one decoded object.
+        sharedObjects: true,
         ...(predicate ? { predicate } : {}),
       });
     } catch (err) {

@@ -1,9 +1,9 @@
 import { isStorageError, StorageError, tooOldResourceVersion } from '../errors.js';
 import { inScope, keyAfter, keyScope, type KeyScope } from '../keys.js';
-import { decodeRaw, parseResourceVersion } from '../objects.js';
+import { parseResourceVersion } from '../objects.js';
 import type { StorageBackend, WatchFeed } from '../backend.js';
 import type { WatchEvent, WatchOptions } from '../storage.js';
-import { toWatchEvent, Watcher } from './watcher.js';
+import { decodeInitial, toWatchEvent, Watcher } from './watcher.js';
 
 /** Entries replayed from the log per read. */
 const replayChunk = 500;
@@ -54,7 +54,8 @@ async function* run<T>(
   const { backend } = ctx;
   const { signal, predicate } = opts;
   if (signal.aborted) return;
-  const watcher = new Watcher<T>(scope, predicate, ctx.bufferSize, () => cleanup());
+  const shared = opts.sharedObjects ?? false;
+  const watcher = new Watcher<T>(scope, predicate, ctx.bufferSize, () => cleanup(), shared);
   let unsubscribe: (() => void) | undefined;
   let unregister: (() => void) | undefined;
   let cleaned = false;
@@ -95,7 +96,7 @@ async function* run<T>(
       }
       for (const entry of read.entries) {
         lastRV = entry.rv;
-        const event = inScope(scope, entry.key) ? toWatchEvent(entry, predicate) : undefined;
+        const event = inScope(scope, entry.key) ? toWatchEvent(entry, predicate, shared) : undefined;
         if (event) {
           sentRV = entry.rv;
           yield event;
@@ -141,7 +142,7 @@ async function* initialState<T>(
     atRV = page.rv;
     for (const raw of page.items) {
       if (!inScope(scope, raw.key)) continue;
-      const object = decodeRaw<T>(raw);
+      const object = decodeInitial<T>(raw, opts.sharedObjects ?? false);
       if (!opts.predicate || opts.predicate(object))
         yield { type: 'ADDED', key: raw.key, object, resourceVersion: String(raw.modRV) };
     }

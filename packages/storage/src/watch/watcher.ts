@@ -1,21 +1,69 @@
 import { StorageError } from '../errors.js';
 import { inScope, type KeyScope } from '../keys.js';
-import { decodeObject } from '../objects.js';
-import type { FeedListener, LogEntry } from '../backend.js';
+import { decodeObject, decodeRaw } from '../objects.js';
+import type { FeedListener, LogEntry, RawObject } from '../backend.js';
 import type { Predicate, WatchEvent } from '../storage.js';
 import { WatchQueue } from './watch-queue.js';
+
+interface Decoded {
+  readonly cur: unknown;
+  readonly prev: unknown;
+}
+
+/**
+ * The decoded states of a log entry, for the watches that share objects. Keyed by the entry
+ * itself: the hub (or the watch cache) hands the same entry to every watcher, and an entry is
+ * never changed, so what is decoded from it stays true for as long as the entry lives.
+ */
+const sharedDecoded = new WeakMap<LogEntry, Decoded>();
+
+function decodeEntry(entry: LogEntry): Decoded {
+  return {
+    cur: entry.value === undefined ? undefined : decodeObject(entry.value, entry.rv),
+    prev: entry.prev === undefined ? undefined : decodeObject(entry.prev, entry.rv),
+  };
+}
+
+function decodedOnce(entry: LogEntry): Decoded {
+  let d = sharedDecoded.get(entry);
+  if (!d) {
+    d = decodeEntry(entry);
+    sharedDecoded.set(entry, d);
+  }
+  return d;
+}
+
+const sharedRaw = new WeakMap<RawObject, unknown>();
+
+/**
+ * An object of a watch's initial state. Shared: decoded once per stored object held by the
+ * watch cache, whose page hands every starting watch the same raw objects (a store's page makes
+ * new ones each time, so its watches decode their own).
+ */
+export function decodeInitial<T>(raw: RawObject, shared: boolean): T {
+  if (!shared) return decodeRaw<T>(raw);
+  let o = sharedRaw.get(raw);
+  if (o === undefined) {
+    o = decodeRaw<T>(raw);
+    sharedRaw.set(raw, o);
+  }
+  return o as T;
+}
 
 /**
  * Turns a log entry into what one watcher sees. With a predicate, an object that stops
  * matching is reported DELETED (its previous state at the new version) and one that starts
  * matching ADDED, as Kubernetes' cacheWatcher does, so a filtered cache never keeps ghosts.
+ * `shared`: the objects may be the ones other sharing watchers got (see WatchOptions.sharedObjects).
  */
 export function toWatchEvent<T>(
   entry: LogEntry,
   predicate: Predicate<T> | undefined,
+  shared = false,
 ): WatchEvent<T> | undefined {
-  const cur = entry.value === undefined ? undefined : decodeObject<T>(entry.value, entry.rv);
-  const prev = entry.prev === undefined ? undefined : decodeObject<T>(entry.prev, entry.rv);
+  const decoded = shared ? decodedOnce(entry) : decodeEntry(entry);
+  const cur = decoded.cur as T | undefined;
+  const prev = decoded.prev as T | undefined;
   const resourceVersion = String(entry.rv);
   const key = entry.key;
   if (!predicate) {
@@ -49,6 +97,7 @@ export class Watcher<T> implements FeedListener {
     private readonly predicate: Predicate<T> | undefined,
     private readonly capacity: number,
     onDone: () => void,
+    private readonly shared = false,
   ) {
     this.queue = new WatchQueue<T>(capacity, onDone);
   }
@@ -120,7 +169,7 @@ export class Watcher<T> implements FeedListener {
     if (!inScope(this.scope, entry.key)) return;
     let event: WatchEvent<T> | undefined;
     try {
-      event = toWatchEvent(entry, this.predicate);
+      event = toWatchEvent(entry, this.predicate, this.shared);
     } catch (err) {
       this.queue.fail(
         new StorageError(

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { ListResult } from '@keel/storage';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
-import { GZIP_LEVEL, mayGzip, writeJson } from '../respond.js';
+import { GZIP_LEVEL, mayGzip, writeBody } from '../respond.js';
 import { listBody } from './list-body.js';
 
 /** Below this a list goes out in one write with a Content-Length, as before. */
@@ -41,33 +41,49 @@ function startStream(res: ServerResponse): Writable {
   return zip;
 }
 
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}\n');
+
 /**
  * Writes a `<Kind>List` as the real server's streaming collection encoder does: the envelope,
- * then the items' JSON (each already encoded, see GenericStore.listJson), a large list in chunks
- * so it starts arriving early and no body-sized string is built (the items' own strings are, and
- * mostly come from the encoded cache). The bytes equal the one-shot
- * encoding (same key order, the trailing newline); small lists go out in one write.
+ * then the items' JSON (each already encoded as UTF-8 bytes, see GenericStore.listJson), a large
+ * list in chunks so it starts arriving early. The chunks are the items' bytes copied together
+ * (no body-sized string is built, nothing is converted to UTF-8 again per request). The bytes
+ * equal the one-shot encoding (same key order, the trailing newline); small lists go out in one
+ * write.
  */
 export async function writeList<I extends InternalObject>(
   res: ServerResponse,
   view: ResourceView<I>,
-  result: ListResult<{ readonly json: string }>,
+  result: ListResult<Buffer>,
 ): Promise<void> {
   const { items: _items, ...envelope } = listBody(view, { ...result, items: [] });
   // The envelope's own JSON without its closing brace, then the items member.
-  let chunk = `${JSON.stringify(envelope).slice(0, -1)},"items":[`;
+  const head = Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
+  let parts: Buffer[] = [head];
+  let bytes = head.length;
   let out: Writable | undefined;
-  for (let i = 0; i < result.items.length; i++) {
-    chunk += (i === 0 ? '' : ',') + (result.items[i]?.json ?? '');
-    if (chunk.length >= (out ? CHUNK : STREAM_THRESHOLD)) {
+  const items = result.items;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (i > 0) {
+      parts.push(COMMA);
+      bytes++;
+    }
+    parts.push(item);
+    bytes += item.length;
+    if (bytes >= (out ? CHUNK : STREAM_THRESHOLD)) {
       if (res.destroyed) return;
       out ??= startStream(res);
-      const flushed = out.write(chunk);
-      chunk = '';
+      const flushed = out.write(Buffer.concat(parts, bytes));
+      parts = [];
+      bytes = 0;
       if (!flushed) await drained(out);
     }
   }
-  chunk += ']}\n';
-  if (!out) writeJson(res, 200, chunk);
-  else if (!res.destroyed) out.end(chunk);
+  parts.push(CLOSE);
+  bytes += CLOSE.length;
+  const last = Buffer.concat(parts, bytes);
+  if (!out) writeBody(res, 200, last, 'application/json');
+  else if (!res.destroyed) out.end(last);
 }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { EncodedItems } from './encoded-items.js';
+import type { InternalObject, ResourceView } from './resource-view.js';
+
+/** A view that counts its encodes; only the parts EncodedItems reads. */
+function view(version: string) {
+  const v = {
+    group: 'example.dev',
+    version,
+    resource: 'things',
+    encodes: 0,
+    encode(o: InternalObject) {
+      v.encodes++;
+      return { apiVersion: `example.dev/${version}`, kind: 'Thing', ...o };
+    },
+  };
+  return v;
+}
+const asView = (v: ReturnType<typeof view>) => v as unknown as ResourceView;
+const thing = (rv: string, n: number): InternalObject =>
+  ({ metadata: { name: 'a', namespace: 'ns', resourceVersion: rv }, spec: { n } }) as InternalObject;
+const key = () => '/things/ns/a';
+const text = (b: Buffer) => b.toString('utf8');
+
+describe('EncodedItems', () => {
+  it('encodes a watch event once for every watcher of the same object and view', () => {
+    const items = new EncodedItems();
+    const v1 = view('v1');
+    const o = thing('5', 1);
+    const first = items.watchEvent(asView(v1), 'ADDED', o, key);
+    expect(items.watchEvent(asView(v1), 'ADDED', o, key)).toBe(first);
+    expect(v1.encodes).toBe(1);
+    expect(text(first)).toBe(
+      `${JSON.stringify({ type: 'ADDED', object: { apiVersion: 'example.dev/v1', kind: 'Thing', ...o } })}\n`,
+    );
+  });
+
+  it('keeps lines apart by view, event type and object state', () => {
+    const items = new EncodedItems();
+    const v1 = view('v1');
+    const v2 = view('v2');
+    const o = thing('5', 1);
+    const added = text(items.watchEvent(asView(v1), 'ADDED', o, key));
+    // Another view of the same object: its own apiVersion, not the line cached for v1.
+    expect(text(items.watchEvent(asView(v2), 'ADDED', o, key))).toContain('"apiVersion":"example.dev/v2"');
+    // The same object as another event type (a DELETED carries the last state).
+    expect(text(items.watchEvent(asView(v1), 'DELETED', o, key))).toMatch(/^\{"type":"DELETED"/);
+    // Back to the first: still right (from the keyed cache), without encoding again.
+    const before = v1.encodes;
+    expect(text(items.watchEvent(asView(v1), 'ADDED', o, key))).toBe(added);
+    expect(v1.encodes).toBe(before);
+    // A new state of the object (new version, new object) is encoded anew.
+    const next = text(items.watchEvent(asView(v1), 'MODIFIED', thing('6', 2), key));
+    expect(next).toContain('"n":2');
+    expect(next).toContain('"resourceVersion":"6"');
+  });
+
+  it('gives list members as bytes without kind and apiVersion, once per version', () => {
+    const items = new EncodedItems();
+    const v1 = view('v1');
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return thing('5', 1);
+    };
+    const a = items.listItem(asView(v1), '/things/ns/a', '5', load);
+    const b = items.listItem(asView(v1), '/things/ns/a', '5', load);
+    expect(b).toBe(a);
+    expect(loads).toBe(1);
+    expect(JSON.parse(text(a))).toEqual(thing('5', 1));
+    // A newer version of the key is a miss.
+    items.listItem(asView(v1), '/things/ns/a', '6', () => thing('6', 2));
+    expect(loads).toBe(1);
+    expect(JSON.parse(text(items.listItem(asView(v1), '/things/ns/a', '6', load)))).toEqual(thing('6', 2));
+  });
+});
