@@ -51,6 +51,8 @@ export class TestApiServer {
       namespaceLifecycle?: boolean;
       /** How long to wait for "Serving securely" (default 20 s). */
       startTimeoutMs?: number;
+      /** The daemon's entry script (default this tree's build; benchmarks A/B another build). */
+      entry?: string;
     } = {},
   ): Promise<TestApiServer> {
     const dir = mkdtempSync(join(tmpdir(), 'keel-apiserver-'));
@@ -74,7 +76,7 @@ export class TestApiServer {
       '--workers=1',
       ...(opts.args ?? []),
     ];
-    const proc = DaemonProcess.start(apiServerEntry, args, opts.env);
+    const proc = DaemonProcess.start(opts.entry ?? apiServerEntry, args, opts.env);
     try {
       await proc.waitFor(/"Serving securely"/, opts.startTimeoutMs);
     } catch (err) {
