@@ -3,7 +3,7 @@
  * baseline) against this tree's (B), on one Redis, in alternating turns of one run
  * (support/create-ab.ts), at c=64 by default. Both builds must be built (`pnpm build` in each).
  *
- *   npx tsx --conditions=@keel/source bench/support/build-ab.ts <baseline-checkout> [--memory]
+ *   npx tsx --conditions=@keel/source bench/support/build-ab.ts <baseline-checkout> [<candidate-checkout>] [--memory]
  *
  * BENCH_TURNS, BENCH_DURATION and BENCH_CONCURRENCY (comma-separated) tune the run. The figure to
  * read is each side's server CPU per create, which a loaded machine disturbs far less than
@@ -15,10 +15,15 @@ import { join, resolve } from 'node:path';
 import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
 import { compareCreates } from './create-ab.js';
 
-const baselineRoot = process.argv[2];
-if (!baselineRoot) throw new Error('usage: build-ab.ts <baseline-checkout> [--memory]');
-const baselineEntry = join(resolve(baselineRoot), 'apps', 'apiserver', 'dist', 'main.js');
-if (!existsSync(baselineEntry)) throw new Error(`no build at ${baselineEntry} (run pnpm build there)`);
+const [baselineRoot, candidateRoot] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (!baselineRoot) throw new Error('usage: build-ab.ts <baseline-checkout> [<candidate-checkout>] [--memory]');
+const entryOf = (root: string) => {
+  const entry = join(resolve(root), 'apps', 'apiserver', 'dist', 'main.js');
+  if (!existsSync(entry)) throw new Error(`no build at ${entry} (run pnpm build there)`);
+  return entry;
+};
+const baselineEntry = entryOf(baselineRoot);
+const candidateEntry = candidateRoot === undefined ? undefined : entryOf(candidateRoot);
 const memory = process.argv.includes('--memory');
 const concurrencies = (process.env['BENCH_CONCURRENCY'] ?? '64').split(',').map(Number);
 
@@ -29,11 +34,11 @@ const load = () =>
 const redis = memory ? undefined : await startRedisServer();
 const opts = redis ? { redisUrl: redis.url } : {};
 const a = await TestApiServer.start({ ...opts, entry: baselineEntry });
-const b = await TestApiServer.start(opts);
+const b = await TestApiServer.start({ ...opts, ...(candidateEntry ? { entry: candidateEntry } : {}) });
 try {
   console.log(`load average before: ${load()}`);
   const results = await compareCreates({
-    heading: `Event creates, ${baselineRoot} (A) against this tree (B)`,
+    heading: `Event creates, ${baselineRoot} (A) against ${candidateRoot ?? 'this tree'} (B)`,
     baseline: { server: a, label: 'A' },
     candidate: { server: b, label: 'B' },
     token: ADMIN_TOKEN,
@@ -45,7 +50,8 @@ try {
     const ratio = r.candidate.cpuUsPerRequest / r.baseline.cpuUsPerRequest;
     console.log(
       `  c=${r.connections}: CPU per create A ${r.baseline.cpuUsPerRequest.toFixed(0)} us, ` +
-        `B ${r.candidate.cpuUsPerRequest.toFixed(0)} us = ${ratio.toFixed(3)}x`,
+        `B ${r.candidate.cpuUsPerRequest.toFixed(0)} us = ${ratio.toFixed(3)}x ` +
+        `(median of the turns' ratios ${r.cpuRatio.toFixed(3)}x)`,
     );
   }
   console.log(`load average after: ${load()}`);

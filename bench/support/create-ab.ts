@@ -70,6 +70,8 @@ export interface CreateComparisonResult {
   readonly candidate: { readonly rps: number; readonly cpuUsPerRequest: number };
   /** Median of the turns' candidate / baseline throughput. */
   readonly throughputRatio: number;
+  /** Median of the turns' candidate / baseline CPU per request (steadier than the totals' ratio). */
+  readonly cpuRatio: number;
   readonly errors: number;
 }
 
@@ -99,6 +101,8 @@ export async function compareCreates(c: CreateComparison): Promise<CreateCompari
       }
     }
     const ratio = median(on.map((t, i) => t.rps / (off[i] as Turn).rps));
+    const perRequest = (t: Turn) => t.cpuS / t.requests;
+    const cpuRatio = median(on.map((t, i) => perRequest(t) / perRequest(off[i] as Turn)));
     const errors = sum([...off, ...on].map((t) => t.errors));
     const side = (label: string, ts: Turn[]) =>
       `${label} ${median(ts.map((t) => t.rps))
@@ -114,6 +118,7 @@ export async function compareCreates(c: CreateComparison): Promise<CreateCompari
       baseline: { rps: median(off.map((t) => t.rps)), cpuUsPerRequest: cpuPerRequestUs(off) },
       candidate: { rps: median(on.map((t) => t.rps)), cpuUsPerRequest: cpuPerRequestUs(on) },
       throughputRatio: ratio,
+      cpuRatio,
       errors,
     });
   }
