@@ -57,6 +57,10 @@ export interface CreateComparison {
   readonly token: string;
   /** The most the candidate may be slower, in percent (printed as the target). */
   readonly targetPercent: number;
+  /** The concurrencies to compare at (default 1 and 16). */
+  readonly concurrencies?: readonly number[];
+  /** The store both servers use, for the heading (default "memory store"). */
+  readonly store?: string;
 }
 
 /** One concurrency's figures: medians of the turns' throughput, CPU per request over all turns. */
@@ -66,6 +70,8 @@ export interface CreateComparisonResult {
   readonly candidate: { readonly rps: number; readonly cpuUsPerRequest: number };
   /** Median of the turns' candidate / baseline throughput. */
   readonly throughputRatio: number;
+  /** Median of the turns' candidate / baseline CPU per request (steadier than the totals' ratio). */
+  readonly cpuRatio: number;
   readonly errors: number;
 }
 
@@ -78,10 +84,10 @@ export async function compareCreates(c: CreateComparison): Promise<CreateCompari
   // Warm both up first, so neither pays for JIT compilation and first allocations in the figures.
   await Promise.all([turn(baseline.server, token, 16), turn(candidate.server, token, 16)]);
   console.log(
-    `${c.heading}, ${TURNS} alternating turns of ${DURATION_S}s, memory store, HTTPS + bearer token ` +
+    `${c.heading}, ${TURNS} alternating turns of ${DURATION_S}s, ${c.store ?? 'memory store'}, HTTPS + bearer token ` +
       `(median of the turns' ratios; server CPU per request):`,
   );
-  for (const connections of [1, 16]) {
+  for (const connections of c.concurrencies ?? [1, 16]) {
     const off: Turn[] = [];
     const on: Turn[] = [];
     for (let i = 0; i < TURNS; i++) {
@@ -95,6 +101,8 @@ export async function compareCreates(c: CreateComparison): Promise<CreateCompari
       }
     }
     const ratio = median(on.map((t, i) => t.rps / (off[i] as Turn).rps));
+    const perRequest = (t: Turn) => t.cpuS / t.requests;
+    const cpuRatio = median(on.map((t, i) => perRequest(t) / perRequest(off[i] as Turn)));
     const errors = sum([...off, ...on].map((t) => t.errors));
     const side = (label: string, ts: Turn[]) =>
       `${label} ${median(ts.map((t) => t.rps))
@@ -110,6 +118,7 @@ export async function compareCreates(c: CreateComparison): Promise<CreateCompari
       baseline: { rps: median(off.map((t) => t.rps)), cpuUsPerRequest: cpuPerRequestUs(off) },
       candidate: { rps: median(on.map((t) => t.rps)), cpuUsPerRequest: cpuPerRequestUs(on) },
       throughputRatio: ratio,
+      cpuRatio,
       errors,
     });
   }

@@ -68,5 +68,10 @@ export {
 } from './tls/cert-key.js';
 export { SECURE_SERVING_FLAG_EFFECTS } from './flag-effects.js';
 export { adaptHttp2Exchange, http2SessionOf, isHttp2Request } from './http2/exchange.js';
-export { http2Compatible, type PrototypeSwappingApp } from './http2/express-bridge.js';
+export {
+  http1Classes,
+  http2Compatible,
+  type Http1Classes,
+  type PrototypeSwappingApp,
+} from './http2/express-bridge.js';
 export { DEFAULT_MAX_CONCURRENT_STREAMS, HTTP2_IDLE_TIMEOUT_MS } from './http2/settings.js';

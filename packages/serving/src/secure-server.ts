@@ -7,6 +7,7 @@ import type { Logger } from '@keel/log';
 import { Drainer, type RequestHandler, type ShutdownOptions, type ShutdownResult } from './drain.js';
 import { ServingError } from './errors.js';
 import { adaptHttp2Exchange } from './http2/exchange.js';
+import type { Http1Classes } from './http2/express-bridge.js';
 import { manageSession, maxConcurrentStreams, serverSettings } from './http2/settings.js';
 import type { SecureServingConfig } from './secure-serving-options.js';
 import { errorMessage, readCertKeyFiles, type CertKeyPair, parseCertKeyPair } from './tls/cert-key.js';
@@ -26,6 +27,8 @@ export interface SecureServerOptions {
   readonly clientCA?: string;
   readonly isLongRunning?: (req: IncomingMessage) => boolean;
   readonly isExemptFromRetryAfter?: (req: IncomingMessage) => boolean;
+  /** The classes HTTP/1.1 requests and responses are made of (http1Classes of an Express app). */
+  readonly http1?: Http1Classes;
   /** For tests: the grace a connection without a request gets once the listener closes (default 5 s). */
   readonly newConnectionGraceMs?: number;
 }
@@ -107,6 +110,12 @@ export class SecureServer {
       allowHTTP1: true,
       ALPNProtocols: ['h2', 'http/1.1'],
       settings: serverSettings(maxStreams),
+      ...(this.opts.http1
+        ? {
+            Http1IncomingMessage: this.opts.http1.IncomingMessage,
+            Http1ServerResponse: this.opts.http1.ServerResponse,
+          }
+        : {}),
     });
     // The HTTP/1.1 side is Node's http server logic running on this server object, which reads
     // these from it; http2's constructor leaves them unset (no keep-alive timeout, no header

@@ -130,8 +130,17 @@ function runWithoutRouter(app: Express, filters: RequestHandler, recovery: Error
   type Req = Parameters<RequestHandler>[0];
   type Res = Parameters<RequestHandler>[1];
   (app as unknown as Application).handle = function handle(rawReq, rawRes) {
-    const req = Object.setPrototypeOf(rawReq, this.request) as Req;
-    const res = Object.setPrototypeOf(rawRes, this.response) as Res;
+    // The listener makes HTTP/1.1 requests with these prototypes already (http1Classes).
+    const req = (
+      Object.prototype.isPrototypeOf.call(this.request, rawReq)
+        ? rawReq
+        : Object.setPrototypeOf(rawReq, this.request)
+    ) as Req;
+    const res = (
+      Object.prototype.isPrototypeOf.call(this.response, rawRes)
+        ? rawRes
+        : Object.setPrototypeOf(rawRes, this.response)
+    ) as Res;
     req.res = res;
     res.req = req;
     res.locals ??= Object.create(null) as Res['locals'];

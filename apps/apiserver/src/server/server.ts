@@ -28,6 +28,7 @@ import {
   apiserverCertFileNames,
   createSecureServer,
   ensureSelfSignedCert,
+  http1Classes,
   http2Compatible,
   selfSignedHosts,
 } from '@keel/serving';
@@ -360,6 +361,8 @@ export async function runServer(
   const server = createSecureServer({
     config: config.secureServing,
     handler: withResponseHeaders(parts.worker?.responseHeaders, withRoutableTarget(http2Compatible(app))),
+    // Requests are made with Express's prototypes rather than given them one by one.
+    http1: http1Classes(app),
     logger,
     hosts: servingHosts(config),
     certFileNames: apiserverCertFileNames,

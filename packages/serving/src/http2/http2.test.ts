@@ -9,6 +9,7 @@ import { peerIdentity } from '../tls/peer-identity.js';
 import { h2Connect, h2Request, httpsRequest } from '../testing/client.js';
 import { configFromFlags, servingConfig } from '../testing/config.js';
 import { testCA, testLeaf } from '../testing/pki.js';
+import { http1Classes } from './express-bridge.js';
 import { DEFAULT_MAX_CONCURRENT_STREAMS, manageSession } from './settings.js';
 
 const running: SecureServer[] = [];
@@ -50,6 +51,27 @@ describe('HTTP/2 on the secure port', () => {
     const session = await h2Connect(port);
     expect(session.alpnProtocol).toBe('h2');
     expect((await h2Request(session)).body).toBe('HTTP/2.0');
+    session.close();
+  });
+
+  it('makes HTTP/1.1 requests and responses with the http1 classes, HTTP/2 ones with its own', async () => {
+    // An app's prototypes as Express builds them: helpers on top of Node's classes.
+    const { IncomingMessage, ServerResponse } = await import('node:http');
+    const app = {
+      request: Object.create(IncomingMessage.prototype, { helper: { value: 'req' } }) as object,
+      response: Object.create(ServerResponse.prototype, { helper: { value: 'res' } }) as object,
+    };
+    const { port } = await make({
+      http1: http1Classes(app),
+      handler: (req, res) => {
+        const own = (o: object) => (o as { helper?: string }).helper ?? 'none';
+        res.end(`${own(req)} ${own(res)} ${String(req.headers['x-test'] ?? '')}`);
+      },
+    }).listen();
+    const h1 = await httpsRequest(port, { rejectUnauthorized: false, headers: { 'x-test': 'a' } });
+    expect(h1.body).toBe('req res a');
+    const session = await h2Connect(port);
+    expect((await h2Request(session)).body).toBe('none none ');
     session.close();
   });
 
