@@ -9,7 +9,7 @@ import type { Node, Pod } from '../framework/types.js';
  */
 export interface PodQuery {
   readonly key: string;
-  matches(pod: Pod): boolean;
+  readonly matches: (pod: Pod) => boolean;
   readonly topologyKey: string;
   readonly requiredKeys?: readonly string[];
 }
