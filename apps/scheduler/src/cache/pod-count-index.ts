@@ -15,7 +15,8 @@ export interface PodQuery {
 }
 
 /** The kinds of existing pods' terms the index groups: all but required affinity's are per-term. */
-export type TermKind = 'requiredAffinity' | 'requiredAntiAffinity' | 'preferredAffinity' | 'preferredAntiAffinity';
+export type TermKind =
+  'requiredAffinity' | 'requiredAntiAffinity' | 'preferredAffinity' | 'preferredAntiAffinity';
 const TERM_KINDS: readonly TermKind[] = [
   'requiredAffinity',
   'requiredAntiAffinity',
@@ -189,7 +190,8 @@ export class PodCountIndex {
 
   private nodeChanged(info: NodeInfo, old: Node | undefined): void {
     for (const s of this.selections.values()) s.tally.nodeChanged(info, old);
-    for (const entries of this.terms.values()) for (const e of entries.values()) e.tally.nodeChanged(info, old);
+    for (const entries of this.terms.values())
+      for (const e of entries.values()) e.tally.nodeChanged(info, old);
   }
 
   /** Pods matching the query per topology value (no zero entries). Do not change the map. */

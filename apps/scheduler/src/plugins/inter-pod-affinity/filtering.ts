@@ -162,7 +162,12 @@ export function incomingAffinityCounts(
     const key = `all\u0000${req.map(termKey).join(';')}`;
     const matches = (p: Pod) => podMatchesAllAffinityTerms(req, p);
     for (const t of req) {
-      addAll(affinity, t.topologyKey, snapshot.podCounts({ key, matches, topologyKey: t.topologyKey }), owned);
+      addAll(
+        affinity,
+        t.topologyKey,
+        snapshot.podCounts({ key, matches, topologyKey: t.topologyKey }),
+        owned,
+      );
     }
   }
   for (const t of terms.requiredAntiAffinity) {

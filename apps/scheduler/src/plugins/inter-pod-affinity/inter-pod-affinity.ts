@@ -86,7 +86,11 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     this.mergeNamespaces(terms.requiredAntiAffinity);
     const nsLabels = this.objects.namespaceLabels(pod.metadata.namespace ?? '') ?? {};
     // From the cache's index: the cost is the number of matching domains, not of nodes.
-    const existing = existingAntiAffinityCounts(snapshot.existingTerms('requiredAntiAffinity'), pod, nsLabels);
+    const existing = existingAntiAffinityCounts(
+      snapshot.existingTerms('requiredAntiAffinity'),
+      pod,
+      nsLabels,
+    );
     const incoming = incomingAffinityCounts(terms, snapshot);
     if (
       existing.size === 0 &&

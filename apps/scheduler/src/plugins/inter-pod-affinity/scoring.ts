@@ -34,7 +34,11 @@ export interface ScoreInput {
  * preferred affinity (anti-affinity) terms add (subtract) their weight, once per such pod at its
  * node's topology pair.
  */
-export function existingSide(m: ScoreMap, snapshot: Pick<Snapshot, 'existingTerms'>, input: ScoreInput): void {
+export function existingSide(
+  m: ScoreMap,
+  snapshot: Pick<Snapshot, 'existingTerms'>,
+  input: ScoreInput,
+): void {
   const { args, pod, nsLabels } = input;
   const add = (kind: TermKind, weight: (t: WeightedAffinityTerm | AffinityTerm) => number) => {
     for (const { term, counts } of snapshot.existingTerms(kind)) {
