@@ -88,7 +88,7 @@ export class Cluster {
 
   static async start(nodes: number): Promise<Cluster> {
     const api = await TestApiServer.start();
-    const agent = new Agent({ connect: { ca: api.ca }, connections: CONCURRENCY + 8 });
+    const agent = new Agent({ connect: { ca: api.ca, timeout: 60_000 }, connections: CONCURRENCY + 8 });
     const c = new Cluster(api, agent, nodes);
     try {
       await api.ready();

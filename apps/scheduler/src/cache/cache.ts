@@ -1,5 +1,6 @@
 import { NodeInfo, newPodInfo } from '../framework/node-info.js';
 import { podUid, type Node, type Pod } from '../framework/types.js';
+import { PodCountIndex } from './pod-count-index.js';
 import type { Snapshot } from './snapshot.js';
 
 interface PodState {
@@ -33,6 +34,8 @@ export class SchedulerCache {
   private antiAffinityList: NodeInfo[] | undefined;
   /** How many nodes report each image name (ImageLocality's spread). */
   private readonly imageNodes = new Map<string, number>();
+  /** Pods per topology domain for the spread and affinity plugins (see pod-count-index.ts). */
+  private readonly counts = new PodCountIndex(this.nodes);
 
   addNode(node: Node): void {
     const name = node.metadata.name;
@@ -40,7 +43,9 @@ export class SchedulerCache {
     if (!info) this.nodes.set(name, (info = new NodeInfo(name)));
     if (!info.node) this.invalidateLists();
     this.countImages(info, -1);
+    const old = info.node;
     info.setNode(node);
+    this.counts.nodeSet(info, old);
     this.countImages(info, 1);
   }
 
@@ -87,7 +92,9 @@ export class SchedulerCache {
     const info = this.nodes.get(node.metadata.name);
     if (!info?.node) return;
     this.countImages(info, -1);
+    const old = info.node;
     info.removeNode();
+    this.counts.nodeRemoved(info, old);
     if (info.pods.size === 0) this.nodes.delete(info.name);
     this.invalidateLists();
   }
@@ -142,7 +149,10 @@ export class SchedulerCache {
     let info = this.nodes.get(nodeName);
     if (!info) this.nodes.set(nodeName, (info = new NodeInfo(nodeName)));
     const p = newPodInfo(pod);
+    const before = info.pods.get(p.key);
+    if (before) this.counts.podRemoved(before, info);
     info.addPod(p);
+    this.counts.podAdded(p, info);
     this.trackAffinity(info);
     this.podStates.set(podUid(pod), { nodeName, assumed });
   }
@@ -151,6 +161,8 @@ export class SchedulerCache {
     this.podStates.delete(key);
     const info = this.nodes.get(state.nodeName);
     if (!info) return;
+    const p = info.pods.get(key);
+    if (p) this.counts.podRemoved(p, info);
     info.removePod(key);
     this.trackAffinity(info);
     if (!info.node && info.pods.size === 0) this.nodes.delete(info.name);
@@ -171,6 +183,9 @@ export class SchedulerCache {
       havePodsWithRequiredAntiAffinity: () =>
         (this.antiAffinityList ??= [...this.withRequiredAntiAffinity].filter((n) => n.node !== undefined)),
       imageNumNodes: (name) => this.imageNodes.get(name) ?? 0,
+      podCounts: (q) => this.counts.podCounts(q),
+      domains: (key, required) => this.counts.domains(key, required),
+      existingTerms: (kind) => this.counts.existingTerms(kind),
       get: (name) => {
         const n = this.nodes.get(name);
         return n?.node ? n : undefined;

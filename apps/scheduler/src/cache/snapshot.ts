@@ -1,4 +1,5 @@
 import type { NodeInfo } from '../framework/node-info.js';
+import type { PodQuery, TermCounts, TermKind } from './pod-count-index.js';
 
 /**
  * The nodes a scheduling cycle sees. It is a view over the cache, not a copy: keeping it costs
@@ -16,4 +17,13 @@ export interface Snapshot {
   /** How many nodes report an image under this name. */
   imageNumNodes(imageName: string): number;
   numNodes(): number;
+  /**
+   * Pods matching the query per topology value, kept up to date by the cache (no zero entries).
+   * The map is never changed afterwards; do not change it.
+   */
+  podCounts(query: PodQuery): ReadonlyMap<string, number>;
+  /** Nodes per value of `topologyKey`, over the nodes that also have every one of `requiredKeys`. */
+  domains(topologyKey: string, requiredKeys?: readonly string[]): ReadonlyMap<string, number>;
+  /** Existing pods' distinct terms of one kind, each counted per value of its topology key. */
+  existingTerms(kind: TermKind): Iterable<TermCounts>;
 }

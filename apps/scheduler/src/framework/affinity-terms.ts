@@ -98,3 +98,13 @@ export function podMatchesAllAffinityTerms(terms: readonly AffinityTerm[], pod: 
   for (const t of terms) if (!termMatches(t, pod, undefined)) return false;
   return true;
 }
+
+/**
+ * A string naming what a term selects (its namespaces, label selector and namespace selector, not
+ * its topology key): terms with equal keys match the same pods. Nothing and `{}` selectors print
+ * alike, so emptiness is spelled out.
+ */
+export function termKey(t: AffinityTerm): string {
+  const sel = (s: LabelSelector) => `${s.toString()}#${s.isEmpty() ? 'E' : ''}`;
+  return `${[...t.namespaces].sort().join(',')}|${sel(t.selector)}|${sel(t.namespaceSelector)}`;
+}

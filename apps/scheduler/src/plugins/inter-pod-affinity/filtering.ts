@@ -1,5 +1,8 @@
+import type { TermCounts } from '../../cache/pod-count-index.js';
+import type { Snapshot } from '../../cache/snapshot.js';
 import {
   podMatchesAllAffinityTerms,
+  termKey,
   termMatches,
   type Labels,
   type PodAffinityTerms,
@@ -103,73 +106,78 @@ function nodeLabels(info: NodeInfo): Labels {
   return info.node?.metadata.labels ?? {};
 }
 
-/** The pairs where existing pods' required anti-affinity terms on one node select `pod`. */
-export function existingAntiOnNode(pod: Pod, nsLabels: Labels, info: NodeInfo): [string, string][] {
-  const out: [string, string][] = [];
-  const labels = nodeLabels(info);
-  for (const existing of info.podsWithRequiredAntiAffinity.values()) {
-    for (const t of existing.affinity.requiredAntiAffinity) {
-      const v = labels[t.topologyKey];
-      if (v !== undefined && termMatches(t, pod, nsLabels)) out.push([t.topologyKey, v]);
-    }
+/**
+ * Adds the per-value `counts` under `key`. The first map for a key is used as it is (the index's
+ * maps are never changed once read, and PreFilter extensions change only clones, which copy);
+ * a second one for the same key is summed into a copy.
+ */
+function addAll(
+  m: TopologyCounts,
+  key: string,
+  counts: ReadonlyMap<string, number>,
+  owned: Set<Map<string, number>>,
+): void {
+  if (counts.size === 0) return;
+  let byValue = m.get(key);
+  if (!byValue) {
+    // Shared read-only (see above): never changed through this state.
+    m.set(key, counts as Map<string, number>);
+    return;
+  }
+  if (!owned.has(byValue)) {
+    byValue = new Map(byValue);
+    owned.add(byValue);
+    m.set(key, byValue);
+  }
+  for (const [v, n] of counts) byValue.set(v, (byValue.get(v) ?? 0) + n);
+}
+
+/** Existing pods' required anti-affinity terms matching `pod`, counted at their pods' pairs. */
+export function existingAntiAffinityCounts(
+  terms: Iterable<TermCounts>,
+  pod: Pod,
+  nsLabels: Labels,
+): TopologyCounts {
+  const out: TopologyCounts = new Map();
+  const owned = new Set<Map<string, number>>();
+  for (const { term, counts } of terms) {
+    if (termMatches(term, pod, nsLabels)) addAll(out, term.topologyKey, counts, owned);
   }
   return out;
 }
 
-/** For each existing pod with required anti-affinity, the pairs where its terms match `pod`. */
-export function existingAntiAffinityCounts(
-  nodes: readonly NodeInfo[],
-  onNode: (info: NodeInfo) => readonly [string, string][],
-): TopologyCounts {
-  const counts: TopologyCounts = new Map();
-  for (const info of nodes) for (const [k, v] of onNode(info)) add(counts, k, v, 1);
-  return counts;
-}
-
-/** On one node: pods matching all required affinity terms, and pods matching each anti-affinity term. */
-export interface IncomingOnNode {
-  readonly affinity: number;
-  readonly anti: readonly number[];
-}
-
-export function incomingOnNode(terms: PodAffinityTerms, info: NodeInfo): IncomingOnNode {
-  const req = terms.requiredAffinity;
-  const anti = terms.requiredAntiAffinity.map(() => 0);
-  let affinity = 0;
-  for (const { pod: existing } of info.pods.values()) {
-    if (req.length > 0 && podMatchesAllAffinityTerms(req, existing)) affinity++;
-    terms.requiredAntiAffinity.forEach((t, i) => {
-      if (termMatches(t, existing, undefined)) anti[i] = (anti[i] as number) + 1;
-    });
-  }
-  return { affinity, anti };
-}
-
-/** Existing pods matching the incoming pod's required affinity and anti-affinity terms. */
+/**
+ * Existing pods matching all the incoming pod's required affinity terms, at each term's pairs, and
+ * those matching each of its required anti-affinity terms, from the snapshot's index.
+ */
 export function incomingAffinityCounts(
   terms: PodAffinityTerms,
-  nodes: readonly NodeInfo[],
-  onNode: (info: NodeInfo) => IncomingOnNode,
+  snapshot: Pick<Snapshot, 'podCounts'>,
 ): { affinity: TopologyCounts; antiAffinity: TopologyCounts } {
   const affinity: TopologyCounts = new Map();
   const antiAffinity: TopologyCounts = new Map();
+  const owned = new Set<Map<string, number>>();
   const req = terms.requiredAffinity;
-  const anti = terms.requiredAntiAffinity;
-  if (req.length === 0 && anti.length === 0) return { affinity, antiAffinity };
-  for (const info of nodes) {
-    const labels = nodeLabels(info);
-    const c = onNode(info);
-    if (c.affinity > 0) {
-      for (const t of req) {
-        const v = labels[t.topologyKey];
-        if (v !== undefined) add(affinity, t.topologyKey, v, c.affinity);
-      }
+  if (req.length > 0) {
+    const key = `all\u0000${req.map(termKey).join(';')}`;
+    const matches = (p: Pod) => podMatchesAllAffinityTerms(req, p);
+    for (const t of req) {
+      addAll(
+        affinity,
+        t.topologyKey,
+        snapshot.podCounts({ key, matches, topologyKey: t.topologyKey }),
+        owned,
+      );
     }
-    anti.forEach((t, i) => {
-      const n = c.anti[i] as number;
-      const v = labels[t.topologyKey];
-      if (n > 0 && v !== undefined) add(antiAffinity, t.topologyKey, v, n);
+  }
+  for (const t of terms.requiredAntiAffinity) {
+    // The incoming pod's terms have their namespace selectors folded into `namespaces`.
+    const counts = snapshot.podCounts({
+      key: `one\u0000${termKey(t)}`,
+      matches: (p) => termMatches(t, p, undefined),
+      topologyKey: t.topologyKey,
     });
+    addAll(antiAffinity, t.topologyKey, counts, owned);
   }
   return { affinity, antiAffinity };
 }

@@ -1,11 +1,11 @@
 import { nothingLabelSelector } from '@keel/apimachinery';
 import {
   podAffinityTerms,
+  termKey,
+  termMatches,
   type AffinityTerm,
-  type Labels,
   type PodAffinityTerms,
 } from '../../framework/affinity-terms.js';
-import { memoized, NodeMemo } from '../../framework/node-memo.js';
 import { stateKey, type CycleState } from '../../framework/cycle-state.js';
 import {
   NO_CLUSTER_OBJECTS,
@@ -25,39 +25,15 @@ import {
   ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
   existingAntiAffinityCounts,
-  existingAntiOnNode,
   incomingAffinityCounts,
-  incomingOnNode,
   satisfiesExistingPodsAntiAffinity,
   satisfiesPodAffinity,
   satisfiesPodAntiAffinity,
   newPreFilterState,
   updateWithPod,
-  type IncomingOnNode,
   type PreFilterState,
 } from './filtering.js';
-import {
-  addScore,
-  existingSideOnNode,
-  incomingPreferred,
-  normalize,
-  scoreNode,
-  termCountOnNode,
-  type Contribution,
-  type ScoreInput,
-  type ScoreMap,
-} from './scoring.js';
-
-/** A string naming what a term selects, for the per-node memo. */
-function termKey(t: AffinityTerm): string {
-  const sel = (s: AffinityTerm['selector']) => `${s.toString()}#${s.isEmpty() ? 'E' : ''}`;
-  return `${[...t.namespaces].sort().join(',')}|${sel(t.selector)}|${sel(t.namespaceSelector)}`;
-}
-
-/** A string naming the incoming pod as existing pods' terms see it. */
-function podKey(pod: Pod, nsLabels: Labels): string {
-  return `${pod.metadata.namespace ?? ''}\u0000${JSON.stringify(pod.metadata.labels ?? {})}\u0000${JSON.stringify(nsLabels)}`;
-}
+import { addScore, existingSide, incomingPreferred, normalize, scoreNode, type ScoreMap } from './scoring.js';
 
 export const NAME = 'InterPodAffinity';
 
@@ -77,12 +53,6 @@ function snapshotOf(state: CycleState) {
  */
 export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
   readonly name = NAME;
-  // Per-node results kept across cycles and recomputed only on nodes that changed: pods of one
-  // workload ask the same questions, so most cycles do not revisit every pod in the cluster.
-  private readonly incomingMemo = new NodeMemo<IncomingOnNode>();
-  private readonly existingAntiMemo = new NodeMemo<readonly [string, string][]>();
-  private readonly termCountMemo = new NodeMemo<number>();
-  private readonly existingSideMemo = new NodeMemo<Contribution[]>();
 
   constructor(
     private readonly args: InterPodAffinityArgs,
@@ -115,16 +85,13 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     this.mergeNamespaces(terms.requiredAffinity);
     this.mergeNamespaces(terms.requiredAntiAffinity);
     const nsLabels = this.objects.namespaceLabels(pod.metadata.namespace ?? '') ?? {};
-    const exTable = this.existingAntiMemo.table(podKey(pod, nsLabels));
-    const existing = existingAntiAffinityCounts(withAntiAffinity, (info) =>
-      memoized(exTable, info, (i) => existingAntiOnNode(pod, nsLabels, i)),
+    // From the cache's index: the cost is the number of matching domains, not of nodes.
+    const existing = existingAntiAffinityCounts(
+      snapshot.existingTerms('requiredAntiAffinity'),
+      pod,
+      nsLabels,
     );
-    const inTable = this.incomingMemo.table(
-      `${terms.requiredAffinity.map(termKey).join(';')}/${terms.requiredAntiAffinity.map(termKey).join(';')}`,
-    );
-    const incoming = incomingAffinityCounts(terms, snapshot.nodeInfos, (info) =>
-      memoized(inTable, info, (i) => incomingOnNode(terms, i)),
-    );
+    const incoming = incomingAffinityCounts(terms, snapshot);
     if (
       existing.size === 0 &&
       terms.requiredAffinity.length === 0 &&
@@ -190,28 +157,17 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     this.mergeNamespaces(terms.preferredAffinity);
     this.mergeNamespaces(terms.preferredAntiAffinity);
     const nsLabels = this.objects.namespaceLabels(pod.metadata.namespace ?? '') ?? {};
-    const input: ScoreInput = { pod, nsLabels, args: this.args };
     const m: ScoreMap = new Map();
-    const preferred = incomingPreferred(terms).map((p) => ({
-      ...p,
-      table: this.termCountMemo.table(termKey(p.term)),
-    }));
-    const existingTable = this.existingSideMemo.table(
-      `${podKey(pod, nsLabels)}\u0000${this.args.hardPodAffinityWeight}\u0000${this.args.ignorePreferredTermsOfExistingPods}`,
-    );
-    for (const info of all) {
-      const labels = info.node?.metadata.labels ?? {};
-      if (Object.keys(labels).length === 0) continue;
-      for (const { term, sign, table } of preferred) {
-        const v = labels[term.topologyKey];
-        if (v === undefined) continue;
-        const n = memoized(table, info, (i) => termCountOnNode(term, i));
-        if (n > 0) addScore(m, term.topologyKey, v, sign * term.weight * n);
-      }
-      if (info.podsWithAffinity.size === 0) continue;
-      const side = memoized(existingTable, info, (i) => existingSideOnNode(input, i, labels));
-      for (const [k, v, d] of side) addScore(m, k, v, d);
+    // From the cache's index: the cost is the number of distinct terms and their domains.
+    for (const { term, sign } of incomingPreferred(terms)) {
+      const counts = snapshot.podCounts({
+        key: `one\u0000${termKey(term)}`,
+        matches: (p) => termMatches(term, p, undefined),
+        topologyKey: term.topologyKey,
+      });
+      for (const [v, n] of counts) addScore(m, term.topologyKey, v, sign * term.weight * n);
     }
+    existingSide(m, snapshot, { pod, nsLabels, args: this.args });
     if (m.size === 0) return Status.skip();
     state.write(preScoreKey, m);
     return undefined;

@@ -5,6 +5,8 @@ import {
   type PodAffinityTerms,
   type WeightedAffinityTerm,
 } from '../../framework/affinity-terms.js';
+import type { TermKind } from '../../cache/pod-count-index.js';
+import type { Snapshot } from '../../cache/snapshot.js';
 import { MAX_NODE_SCORE } from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { Pod } from '../../framework/types.js';
@@ -26,45 +28,29 @@ export interface ScoreInput {
   readonly args: InterPodAffinityArgs;
 }
 
-/** Pods on the node matching one of the incoming pod's terms (namespaces already merged). */
-export function termCountOnNode(term: AffinityTerm, info: NodeInfo): number {
-  let n = 0;
-  for (const { pod } of info.pods.values()) if (termMatches(term, pod, undefined)) n++;
-  return n;
-}
-
-/** One existing pod's contribution: `[topologyKey, value, delta]` for its node's labels. */
-export type Contribution = [string, string, number];
-
-function existingTerm(
-  out: Contribution[],
-  term: AffinityTerm,
-  weight: number,
-  input: ScoreInput,
-  labels: Labels,
-): void {
-  const v = labels[term.topologyKey];
-  if (v === undefined || !termMatches(term, input.pod, input.nsLabels)) return;
-  out.push([term.topologyKey, v, weight]);
-}
-
 /**
- * The existing pods' side of kube's processExistingPod on one node: their required affinity terms
- * matching the incoming pod add hardPodAffinityWeight, their preferred affinity (anti-affinity)
- * terms add (subtract) their weight, each at the existing pod's node's topology pair.
+ * The existing pods' side of kube's processExistingPod, from the cache's index of their terms:
+ * their required affinity terms matching the incoming pod add hardPodAffinityWeight, their
+ * preferred affinity (anti-affinity) terms add (subtract) their weight, once per such pod at its
+ * node's topology pair.
  */
-export function existingSideOnNode(input: ScoreInput, info: NodeInfo, labels: Labels): Contribution[] {
-  const out: Contribution[] = [];
-  const { args } = input;
-  for (const { affinity: e } of info.podsWithAffinity.values()) {
-    if (args.hardPodAffinityWeight > 0) {
-      for (const t of e.requiredAffinity) existingTerm(out, t, args.hardPodAffinityWeight, input, labels);
+export function existingSide(
+  m: ScoreMap,
+  snapshot: Pick<Snapshot, 'existingTerms'>,
+  input: ScoreInput,
+): void {
+  const { args, pod, nsLabels } = input;
+  const add = (kind: TermKind, weight: (t: WeightedAffinityTerm | AffinityTerm) => number) => {
+    for (const { term, counts } of snapshot.existingTerms(kind)) {
+      if (!termMatches(term, pod, nsLabels)) continue;
+      const w = weight(term);
+      for (const [v, n] of counts) addScore(m, term.topologyKey, v, w * n);
     }
-    if (args.ignorePreferredTermsOfExistingPods) continue;
-    for (const t of e.preferredAffinity) existingTerm(out, t, t.weight, input, labels);
-    for (const t of e.preferredAntiAffinity) existingTerm(out, t, -t.weight, input, labels);
-  }
-  return out;
+  };
+  if (args.hardPodAffinityWeight > 0) add('requiredAffinity', () => args.hardPodAffinityWeight);
+  if (args.ignorePreferredTermsOfExistingPods) return;
+  add('preferredAffinity', (t) => ('weight' in t ? t.weight : 0));
+  add('preferredAntiAffinity', (t) => -('weight' in t ? t.weight : 0));
 }
 
 /** The incoming pod's preferred terms, each with its signed weight. */

@@ -173,9 +173,12 @@ export function countPodsMatchSelector(
 ): number {
   if (selector.isEmpty()) return 0;
   let n = 0;
-  for (const { pod } of pods.values()) {
-    if (pod.metadata.deletionTimestamp || (pod.metadata.namespace ?? '') !== ns) continue;
-    if (selector.matches(pod.metadata.labels ?? {})) n++;
-  }
+  for (const { pod } of pods.values()) if (countsForSpread(pod, selector, ns)) n++;
   return n;
+}
+
+/** Whether a pod counts for a constraint (non-empty `selector`): in `ns`, not terminating, matching. */
+export function countsForSpread(pod: Pod, selector: LabelSelector, ns: string): boolean {
+  if (pod.metadata.deletionTimestamp || (pod.metadata.namespace ?? '') !== ns) return false;
+  return selector.matches(pod.metadata.labels ?? {});
 }

@@ -6,7 +6,9 @@ import type { CloneableState } from '../../framework/cycle-state.js';
 import type { Node, Pod, TopologySpreadConstraint } from '../../framework/types.js';
 import { requiredNodeAffinity } from '../helper/node-selector.js';
 import {
+  countsForSpread,
   matchesInclusionPolicies,
+  selectorKey,
   nodeHasAllTopologyKeys,
   podConstraints,
   type Constraint,
@@ -37,6 +39,8 @@ export class PreFilterState implements CloneableState {
     );
   }
 }
+
+const NO_COUNTS: ReadonlyMap<string, number> = new Map();
 
 function minOf(m: ReadonlyMap<string, number>): number {
   let min = Number.MAX_SAFE_INTEGER;
@@ -92,6 +96,24 @@ export function calPreFilterState(
   if (constraints.length === 0) return new PreFilterState(constraints, tpValueToMatchNum, []);
   const required = requiredNodeAffinity(pod);
   const ns = pod.metadata.namespace ?? '';
+  // Without a node inclusion policy that depends on the node beyond its labels, every node with
+  // all the keys counts: the cache's index gives the counts per domain without a visit per node.
+  if (constraints.every((c) => !c.honorNodeTaints && (!c.honorNodeAffinity || !required))) {
+    const keys = [...new Set(constraints.map((c) => c.topologyKey))].sort();
+    constraints.forEach((c, i) => {
+      const counts = c.selector.isEmpty()
+        ? NO_COUNTS
+        : snapshot.podCounts({
+            key: `spread\u0000${ns}\u0000${selectorKey(c.selector)}`,
+            matches: (p) => countsForSpread(p, c.selector, ns),
+            topologyKey: c.topologyKey,
+            requiredKeys: keys,
+          });
+      const m = tpValueToMatchNum[i] as Map<string, number>;
+      for (const v of snapshot.domains(c.topologyKey, keys).keys()) m.set(v, counts.get(v) ?? 0);
+    });
+    return new PreFilterState(constraints, tpValueToMatchNum, tpValueToMatchNum.map(minOf));
+  }
   for (const info of snapshot.nodeInfos) {
     const node = info.node;
     if (!node) continue;
