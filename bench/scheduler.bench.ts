@@ -143,6 +143,8 @@ interface Figures {
   readonly algorithm?: Histogram;
   /** scheduler_scheduling_attempt_duration_seconds{result="scheduled"} over the run. */
   readonly attempts?: Histogram;
+  /** Scheduling attempts by result, and preemption attempts (PostFilter runs), over the run. */
+  readonly attemptCounts?: string;
   readonly errors: number;
 }
 
@@ -287,8 +289,20 @@ async function withScheduler(nodes: number, w: Workload): Promise<Figures> {
       );
     const delta = (name: string, labels = '') =>
       minus(histogram(after, name, labels), histogram(before, name, labels));
+    const counter = (text: string, re: RegExp) => {
+      let sum = 0;
+      for (const m of text.matchAll(re)) sum += Number(m[1]);
+      return sum;
+    };
+    const count = (re: RegExp) => counter(after, re) - counter(before, re);
+    const attempt = (result: string) =>
+      count(new RegExp(`^scheduler_schedule_attempts_total\\{[^}]*result="${result}"[^}]*\\} (\\S+)$`, 'gm'));
+    const attemptCounts =
+      `${fmt(attempt('scheduled'))} scheduled, ${fmt(attempt('unschedulable'))} unschedulable, ` +
+      `${fmt(attempt('error'))} errors; ${fmt(count(/^scheduler_preemption_attempts_total(?:\{[^}]*\})? (\S+)$/gm))} preemption attempts`;
     return {
       ...r,
+      attemptCounts,
       algorithm: delta('scheduler_scheduling_algorithm_duration_seconds'),
       attempts: delta('scheduler_scheduling_attempt_duration_seconds', 'result="scheduled"'),
     };
@@ -372,6 +386,7 @@ export async function run(): Promise<void> {
             `${p99(s.attempts)}`,
         );
       }
+      if (s.attemptCounts) line(`  ${label}: attempts: ${s.attemptCounts}`);
       const cpu = s.cpuPerPodMs;
       line(
         `  ${label}: CPU per pod: scheduler ${fmt(cpu.scheduler, 3)} ms, apiserver ${fmt(cpu.api, 3)} ms ` +
