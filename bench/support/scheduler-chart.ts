@@ -31,7 +31,7 @@ export class SchedulerFigures {
 
   private static at(m: Map<number, Map<string, number>>, nodes: number): Map<string, number> {
     let inner = m.get(nodes);
-    if (!inner) m.set(nodes, (inner = new Map()));
+    if (!inner) m.set(nodes, (inner = new Map<string, number>()));
     return inner;
   }
 
