@@ -12,15 +12,17 @@
  * preemption; BENCH_WORKLOADS=plain,anti,spread,preferred,preemption) runs on a fresh server with the
  * same nodes, which carry hostname and zone labels (10 zones). The preemption workload fills every
  * node with one low-priority pod taking all its cpu, then creates one high-priority pod per node
- * (at most BENCH_PODS), each placed only by preempting.
+ * (at most BENCH_PODS), each placed only by preempting. `--write-chart` redraws
+ * docs/images/scheduler-pods.svg and scheduler-cycles.svg from the run's figures.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { DaemonProcess, freePort, schedulerEntry, writeKubeconfig } from '@keel/testing';
 import { cpuSeconds, histogram, minus, quantileBound, type Histogram } from './support/process-stats.js';
 import { Cluster, CONCURRENCY, pool, type PodShape } from './support/scheduler-cluster.js';
+import { SchedulerFigures, writeSchedulerCharts } from './support/scheduler-chart.js';
 import { cyclesPerSecond } from './support/scheduler-cycles.js';
 import {
   fillNodesWithVictims,
@@ -37,6 +39,8 @@ const NODE_COUNTS = (process.env['BENCH_NODES'] ?? '1000,5000').split(',').map(N
 interface Workload {
   readonly name: string;
   readonly title: string;
+  /** Its group's label in the charts (short enough for the axis). */
+  readonly label: string;
   shape(nodes: number): PodShape;
   /** How many pods the run creates; BENCH_PODS unless said. */
   count?(nodes: number): number;
@@ -48,11 +52,12 @@ interface Workload {
 const HOST = 'kubernetes.io/hostname';
 const ZONE = 'topology.kubernetes.io/zone';
 const WORKLOADS: readonly Workload[] = [
-  { name: 'plain', title: 'plain pods', shape: () => ({}) },
+  { name: 'plain', title: 'plain pods', label: 'plain', shape: () => ({}) },
   {
     // Groups of pods that must not share a node, each group at most half as big as the cluster.
     name: 'anti',
     title: 'required anti-affinity',
+    label: 'anti-affinity',
     shape: (nodes) => {
       const groups = Math.max(1, Math.ceil((2 * PODS) / nodes));
       return {
@@ -72,6 +77,7 @@ const WORKLOADS: readonly Workload[] = [
   {
     name: 'spread',
     title: 'topology spread',
+    label: 'spread',
     shape: () => ({
       spec: () => ({
         topologySpreadConstraints: [
@@ -88,6 +94,7 @@ const WORKLOADS: readonly Workload[] = [
   {
     name: 'preferred',
     title: 'preferred affinity',
+    label: 'pref. affinity',
     shape: () => ({
       spec: () => ({
         affinity: {
@@ -106,6 +113,7 @@ const WORKLOADS: readonly Workload[] = [
   {
     name: 'preemption',
     title: 'preemption',
+    label: 'preemption',
     shape: () => PREEMPTOR_SHAPE,
     count: (nodes) => Math.min(PODS, nodes),
     prepare: fillNodesWithVictims,
@@ -135,6 +143,8 @@ interface Figures {
   readonly algorithm?: Histogram;
   /** scheduler_scheduling_attempt_duration_seconds{result="scheduled"} over the run. */
   readonly attempts?: Histogram;
+  /** Scheduling attempts by result, and preemption attempts (PostFilter runs), over the run. */
+  readonly attemptCounts?: string;
   readonly errors: number;
 }
 
@@ -279,8 +289,20 @@ async function withScheduler(nodes: number, w: Workload): Promise<Figures> {
       );
     const delta = (name: string, labels = '') =>
       minus(histogram(after, name, labels), histogram(before, name, labels));
+    const counter = (text: string, re: RegExp) => {
+      let sum = 0;
+      for (const m of text.matchAll(re)) sum += Number(m[1]);
+      return sum;
+    };
+    const count = (re: RegExp) => counter(after, re) - counter(before, re);
+    const attempt = (result: string) =>
+      count(new RegExp(`^scheduler_schedule_attempts_total\\{[^}]*result="${result}"[^}]*\\} (\\S+)$`, 'gm'));
+    const attemptCounts =
+      `${fmt(attempt('scheduled'))} scheduled, ${fmt(attempt('unschedulable'))} unschedulable, ` +
+      `${fmt(attempt('error'))} errors; ${fmt(count(/^scheduler_preemption_attempts_total(?:\{[^}]*\})? (\S+)$/gm))} preemption attempts`;
     return {
       ...r,
+      attemptCounts,
       algorithm: delta('scheduler_scheduling_algorithm_duration_seconds'),
       attempts: delta('scheduler_scheduling_attempt_duration_seconds', 'result="scheduled"'),
     };
@@ -319,6 +341,7 @@ export async function run(): Promise<void> {
   let rateAt5k: number | undefined;
   const affinityAt5k = new Map<string, number>();
   const workloads = WORKLOADS.filter((w) => PICKED.includes(w.name));
+  const figures = new SchedulerFigures();
   if (CYCLE_PODS > 0) {
     line(
       `scheduling cycles per second in this process (no API server: the algorithm's ceiling), ${fmt(CYCLE_PODS)} pods each assumed on its node:`,
@@ -327,6 +350,7 @@ export async function run(): Promise<void> {
       for (const w of workloads) {
         const r = (await w.cycles?.(nodes, CYCLE_PODS)) ?? cyclesPerSecond(nodes, CYCLE_PODS, w.shape(nodes));
         const failed = r.failed > 0 ? ` (${fmt(r.failed)} found no node)` : '';
+        figures.addCycles(nodes, w.label, r.perS);
         line(
           `  ${`${fmt(nodes)} nodes`.padStart(12)}, ${w.title.padEnd(22)} ${fmt(r.perS).padStart(6)} cycles/s${failed}`,
         );
@@ -335,6 +359,7 @@ export async function run(): Promise<void> {
   }
   for (const nodes of E2E ? NODE_COUNTS : []) {
     const base = await baseline(nodes);
+    figures.baseline.set(nodes, base.podsPerS);
     const n = `${fmt(nodes)} nodes`.padStart(12);
     const errs = (f: Figures) => (f.errors ? ` (${f.errors} failed requests)` : '');
     line(
@@ -342,6 +367,7 @@ export async function run(): Promise<void> {
     );
     for (const w of workloads) {
       const s = await withScheduler(nodes, w);
+      figures.addPods(nodes, w.label, s.podsPerS);
       const label = `${n}, ${w.title}`;
       line(
         `  ${label}: scheduler ${fmt(s.podsPerS).padStart(5)} pods/s in ${fmt(s.totalS, 1)} s (creates done at ${fmt(s.createdS, 1)} s)${errs(s)}`,
@@ -360,6 +386,7 @@ export async function run(): Promise<void> {
             `${p99(s.attempts)}`,
         );
       }
+      if (s.attemptCounts) line(`  ${label}: attempts: ${s.attemptCounts}`);
       const cpu = s.cpuPerPodMs;
       line(
         `  ${label}: CPU per pod: scheduler ${fmt(cpu.scheduler, 3)} ms, apiserver ${fmt(cpu.api, 3)} ms ` +
@@ -397,4 +424,11 @@ export async function run(): Promise<void> {
   line(
     'target: >= 500 pods/s at 5,000 nodes (plain pods; >= 300 for the affinity and spreading workloads); cost per pod sub-linear in nodes',
   );
+  if (process.argv.includes('--write-chart')) {
+    const load = loadavg()[0]?.toFixed(2) ?? '?';
+    const note =
+      `pnpm bench scheduler: ${fmt(PODS)} pods e2e, ${fmt(CYCLE_PODS)} in process, ` +
+      `${new Date().toISOString().slice(0, 10)}, load average ${load}, one shared 2-core machine`;
+    for (const path of writeSchedulerCharts(figures, note)) line(`chart written to ${path}`);
+  }
 }

@@ -88,6 +88,7 @@ export class Cluster {
 
   static async start(nodes: number): Promise<Cluster> {
     const api = await TestApiServer.start();
+    // A long connect timeout: 64 TLS handshakes at once on a loaded 2-core machine can take over 10 s.
     const agent = new Agent({ connect: { ca: api.ca, timeout: 60_000 }, connections: CONCURRENCY + 8 });
     const c = new Cluster(api, agent, nodes);
     try {

@@ -36,4 +36,23 @@ describe('NodeInfo', () => {
     expect(info.allocatable.milliCPU).toBe(0);
     expect(info.generation).toBeGreaterThan(g);
   });
+
+  it('clones with the same node, allocatable and pods, and the copy changes alone', () => {
+    const node = makeNode('n1', { cpu: '4', pods: '10' });
+    const info = new NodeInfo('n1', node);
+    info.addPod(newPodInfo(makePod('a', { requests: { cpu: '1' } })));
+    const copy = info.clone();
+    expect(copy.node).toBe(node);
+    expect(copy.allocatable).toMatchObject({ milliCPU: 4000, pods: 10 });
+    expect(copy.requested).toMatchObject({ milliCPU: 1000, pods: 1 });
+    copy.removePod('uid-a');
+    copy.addPod(newPodInfo(makePod('b', { requests: { cpu: '3' } })));
+    expect(copy.requested.milliCPU).toBe(3000);
+    expect([...info.pods.keys()]).toEqual(['uid-a']);
+    expect(info.requested.milliCPU).toBe(1000);
+    // The node changing later is seen by the original only (setNode replaces, never mutates).
+    info.setNode(makeNode('n1', { cpu: '8', pods: '10' }));
+    expect(info.allocatable.milliCPU).toBe(8000);
+    expect(copy.allocatable.milliCPU).toBe(4000);
+  });
 });

@@ -95,7 +95,12 @@ export class NodeInfo {
 
   /** A copy with the same node and pods, to try removing or adding pods (preemption). */
   clone(): NodeInfo {
-    const c = new NodeInfo(this.name, this.node);
+    // The node's parsed allocatable and images are shared, not parsed again: preemption's dry run
+    // clones hundreds of nodes per cycle, and neither is mutated in place (setNode replaces them).
+    const c = new NodeInfo(this.name);
+    c.node = this.node;
+    c.allocatable = this.allocatable;
+    c.images = this.images;
     for (const p of this.pods.values()) c.addPod(p);
     return c;
   }

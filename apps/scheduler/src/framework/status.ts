@@ -46,8 +46,13 @@ export class Status {
     return new Status(Code.Error, [e.message], '', e);
   }
 
+  /** The last `withPlugin` result: a plugin returning one shared status gets one copy, not one per node. */
+  private tagged: Status | undefined;
+
   withPlugin(plugin: string): Status {
-    return new Status(this.code, this.reasons, plugin, this.error);
+    if (this.plugin === plugin) return this;
+    if (this.tagged?.plugin !== plugin) this.tagged = new Status(this.code, this.reasons, plugin, this.error);
+    return this.tagged;
   }
 
   /** kube's Message(): the reasons joined by ", ". */

@@ -211,6 +211,14 @@ export class PriorityQueue implements SchedulingQueue {
     if (moved) this.active.moveRequestCycle = this.active.schedulingCycle;
   }
 
+  reconsiderHeld(pod: Pod, event: ClusterEvent): void {
+    const p = this.unschedulable.get(podName(pod));
+    if (!p?.gated || this.options.preEnqueue?.(p.pod)) return;
+    this.unschedulable.delete(p.key);
+    p.gated = false;
+    this.toActiveOrBackoff(p, event.label);
+  }
+
   schedulingCycle(): number {
     return this.active.schedulingCycle;
   }

@@ -28,6 +28,8 @@ export const ASSIGNED_POD_UPDATE: ClusterEvent = {
   action: 'Update',
   label: 'AssignedPodUpdate',
 };
+/** A preemptor's background preemption (its victims' deletion) finished. */
+export const PREEMPTION_DONE: ClusterEvent = { resource: 'Pod', action: 'Delete', label: 'PreemptionDone' };
 export const UNSCHEDULABLE_TIMEOUT: ClusterEvent = {
   resource: '*',
   action: '*',
@@ -65,6 +67,11 @@ export interface SchedulingQueue {
    * pod to backoff (kube's AssignedPodAdded with getUnschedulablePodsWithMatchingAffinityTerm).
    */
   movePodsAffectedBy(event: ClusterEvent, select: (p: QueuedPodInfo) => boolean): void;
+  /**
+   * A pod PreEnqueue held back may pass now (its preemption finished): it goes through PreEnqueue
+   * again, then to backoff or active. Nothing happens to a pod that is not held back.
+   */
+  reconsiderHeld(pod: Pod, event: ClusterEvent): void;
   /** The current scheduling cycle number. */
   schedulingCycle(): number;
   /** Starts the flush loops (backoff every second, unschedulable leftovers every 30 s). */

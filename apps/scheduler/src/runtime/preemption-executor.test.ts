@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { discardLogger } from '@keel/log';
+import { describe, expect, it, vi } from 'vitest';
 import { makePod } from '../framework/testing/fixtures.js';
 import type { Pod } from '../framework/types.js';
-import { disruptionTargetPatch } from './preemption-executor.js';
+import {
+  disruptionTargetPatch,
+  PreemptionExecutor,
+  type PreemptionExecutorDeps,
+} from './preemption-executor.js';
 
 const NOW = Date.UTC(2024, 0, 2, 3, 4, 5);
 const withConditions = (conditions: unknown[]): Pod => {
@@ -31,5 +36,73 @@ describe('disruptionTargetPatch', () => {
   it('writes nothing when the victim already carries it', () => {
     const p = withConditions([{ ...target, lastTransitionTime: '2024-01-01T00:00:00Z' }]);
     expect(disruptionTargetPatch(p, 'default-scheduler', NOW)).toBeUndefined();
+  });
+});
+
+describe('PreemptionExecutor', () => {
+  /** A client whose deletes wait until `finish()` is called. */
+  function setup() {
+    const calls: string[] = [];
+    const pending: (() => void)[] = [];
+    const client = {
+      patch: (path: string) => {
+        calls.push(`patch ${path}`);
+        return Promise.resolve({});
+      },
+      delete: (path: string) => {
+        calls.push(`delete ${path}`);
+        return new Promise<unknown>((resolve) => pending.push(() => resolve({})));
+      },
+    } as unknown as PreemptionExecutorDeps['client'];
+    const done: string[] = [];
+    const ex = new PreemptionExecutor({
+      client,
+      recorder: () => undefined,
+      logger: discardLogger,
+      podDisruptionBudgets: () => [],
+      now: () => NOW,
+      onDone: (pod) => done.push(pod.metadata.name ?? ''),
+    });
+    const finish = () => pending.splice(0).forEach((f) => f());
+    return { ex, calls, done, finish };
+  }
+  const plan = (preemptor: Pod, ...victims: Pod[]) => ({
+    preemptor,
+    nodeName: 'n1',
+    victims,
+    nominatedToClear: [],
+  });
+
+  it('counts the preemptor as preempting until its victims are deleted, then reports it done once', async () => {
+    const { ex, calls, done, finish } = setup();
+    const p = makePod('p');
+    ex.execute(plan(p, makePod('v1'), makePod('v2')));
+    expect(ex.isPreempting(p)).toBe(true);
+    expect(ex.isPreempting(makePod('other'))).toBe(false);
+    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('delete'))).toHaveLength(2));
+    expect(done).toEqual([]);
+    finish();
+    await ex.settle();
+    expect(ex.isPreempting(p)).toBe(false);
+    expect(done).toEqual(['p']);
+  });
+
+  it('reports a failed preemption as done too, so the preemptor is not held forever', async () => {
+    const { ex, done } = setup();
+    const failing = new PreemptionExecutor({
+      client: {
+        patch: () => Promise.reject(new Error('boom')),
+        delete: () => Promise.reject(new Error('boom')),
+      },
+      recorder: () => undefined,
+      logger: discardLogger,
+      podDisruptionBudgets: () => [],
+      onDone: (pod) => done.push(pod.metadata.name ?? ''),
+    });
+    failing.execute(plan(makePod('p'), makePod('v')));
+    await failing.settle();
+    expect(failing.isPreempting(makePod('p'))).toBe(false);
+    expect(done).toEqual(['p']);
+    expect(ex.isPreempting(makePod('p'))).toBe(false);
   });
 });

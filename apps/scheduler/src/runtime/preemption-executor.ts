@@ -31,6 +31,8 @@ export interface PreemptionExecutorDeps {
   /** The PDB informer's objects. */
   podDisruptionBudgets(): readonly PodDisruptionBudget[];
   readonly now?: () => number;
+  /** A preemption's writes are over (done or failed): the preemptor may be retried. */
+  onDone?(preemptor: Pod): void;
 }
 
 const isNotFound = (err: unknown) => (err as { reason?: string } | undefined)?.reason === 'NotFound';
@@ -76,6 +78,8 @@ export function disruptionTargetPatch(
 
 export class PreemptionExecutor implements PreemptionHandle {
   private readonly running = new Set<Promise<void>>();
+  /** Preemptors (by UID) whose victims are still being deleted, and how many runs each has. */
+  private readonly preempting = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly deps: PreemptionExecutorDeps) {
@@ -86,14 +90,40 @@ export class PreemptionExecutor implements PreemptionHandle {
     return this.deps.podDisruptionBudgets();
   }
 
+  /**
+   * Whether the pod's preemption is still deleting its victims (kube's IsPodRunningPreemption):
+   * the queue holds it back meanwhile, so it is not retried against victims still in the cache
+   * and does not preempt a second node for itself.
+   */
+  isPreempting(pod: Pod): boolean {
+    return this.preempting.has(pod.metadata.uid ?? '');
+  }
+
   execute(plan: PreemptionPlan): void {
-    const p = this.run(plan).catch((err: unknown) =>
-      this.deps.logger.error('Preemption failed', {
-        preemptor: podName(plan.preemptor),
-        node: plan.nodeName,
-        err,
-      }),
-    );
+    const uid = plan.preemptor.metadata.uid ?? '';
+    this.preempting.set(uid, (this.preempting.get(uid) ?? 0) + 1);
+    const p = this.run(plan)
+      .catch((err: unknown) =>
+        this.deps.logger.error('Preemption failed', {
+          preemptor: podName(plan.preemptor),
+          node: plan.nodeName,
+          err,
+        }),
+      )
+      .finally(() => {
+        const left = (this.preempting.get(uid) ?? 1) - 1;
+        if (left > 0) this.preempting.set(uid, left);
+        else this.preempting.delete(uid);
+        if (left > 0) return;
+        try {
+          this.deps.onDone?.(plan.preemptor);
+        } catch (err) {
+          this.deps.logger.error('Requeueing the preemptor failed', {
+            preemptor: podName(plan.preemptor),
+            err,
+          });
+        }
+      });
     this.running.add(p);
     void p.finally(() => this.running.delete(p));
   }

@@ -15,13 +15,14 @@ import type {
   PluginFactory,
   QueuedPodInfo,
 } from '../framework/interface.js';
+import { Status } from '../framework/status.js';
 import { podName, type Pod } from '../framework/types.js';
 import type { VolumeListers } from '../framework/volume-objects.js';
 import type { SchedulerConfiguration } from '../options/index.js';
 import { newInTreeRegistry } from '../plugins/default-registry.js';
 import type { Clock } from '../queue/clock.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
-import type { PriorityQueueOptions } from '../queue/scheduling-queue.js';
+import { PREEMPTION_DONE, type PriorityQueueOptions } from '../queue/scheduling-queue.js';
 import { newEventHandlers } from '../scheduling/event-handlers.js';
 import { Nominator } from '../scheduling/nominator.js';
 import { isAssigned, schedulerNameOf } from '../scheduling/pod-filters.js';
@@ -86,22 +87,40 @@ export function newSchedulingQueue(
   cfg: Pick<SchedulerConfiguration, 'podInitialBackoffSeconds' | 'podMaxBackoffSeconds'>,
   maxInUnschedulableMs: number,
   frameworks: ReadonlyMap<string, Framework>,
-  extra: { readonly clock?: Clock; readonly onIncoming?: PriorityQueueOptions['onIncoming'] } = {},
+  extra: {
+    readonly clock?: Clock;
+    readonly onIncoming?: PriorityQueueOptions['onIncoming'];
+    /** Whether the pod's preemption is still deleting its victims: it is held back until then. */
+    readonly preempting?: (pod: Pod) => boolean;
+  } = {},
 ): PriorityQueue {
   const first = [...frameworks.values()][0];
   if (!first) throw new Error('at least one profile is required');
+  const { preempting, ...rest } = extra;
   return new PriorityQueue({
     less: first.queueSortLess(),
-    preEnqueue: (pod) => frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
+    // kube's DefaultPreemption PreEnqueue (asynchronous preemption): a preemptor is not retried
+    // while its victims are being deleted; the end of its preemption requeues it.
+    preEnqueue: (pod) =>
+      preempting?.(pod)
+        ? PREEMPTION_RUNNING
+        : frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
     initialBackoffMs: cfg.podInitialBackoffSeconds * 1000,
     maxBackoffMs: cfg.podMaxBackoffSeconds * 1000,
     maxInUnschedulableMs,
-    ...extra,
+    ...rest,
   });
 }
 
+const PREEMPTION_RUNNING = Status.unresolvable('waiting for the preemption of its victims').withPlugin(
+  'DefaultPreemption',
+);
+
 /** scheduler_unschedulable_pods: each waiting pod counts once for every plugin that rejected it. */
-function unschedulableCounts(pods: readonly QueuedPodInfo[]): UnschedulableCount[] {
+function unschedulableCounts(
+  pods: readonly QueuedPodInfo[],
+  preempting: (pod: Pod) => boolean,
+): UnschedulableCount[] {
   const counts = new Map<string, { plugin: string; profile: string; count: number }>();
   const add = (plugin: string, profile: string) => {
     const key = `${plugin}\0${profile}`;
@@ -111,8 +130,9 @@ function unschedulableCounts(pods: readonly QueuedPodInfo[]): UnschedulableCount
   };
   for (const p of pods) {
     const profile = schedulerNameOf(p.pod);
-    // A gated pod was held back by PreEnqueue; Keel's only PreEnqueue plugin is SchedulingGates.
-    if (p.gated) add('SchedulingGates', profile);
+    // A gated pod was held back by PreEnqueue: by SchedulingGates (Keel's only PreEnqueue
+    // plugin), or by DefaultPreemption while its preemption runs.
+    if (p.gated) add(preempting(p.pod) ? 'DefaultPreemption' : 'SchedulingGates', profile);
     else for (const plugin of p.unschedulablePlugins) add(plugin, profile);
   }
   return [...counts.values()];
@@ -172,6 +192,7 @@ export class Scheduler {
       recorder: (profile) => this.recorders.get(profile),
       logger: deps.logger,
       podDisruptionBudgets: () => this.informers.podDisruptionBudgets(),
+      onDone: (pod) => this.queue.reconsiderHeld(pod, PREEMPTION_DONE),
     });
     this.frameworks = buildFrameworks(
       { profiles: withExtenderIgnoredResources(cfg.profiles, cfg.extenders) },
@@ -189,10 +210,13 @@ export class Scheduler {
     for (const fwk of this.frameworks.values()) fwk.recordMetrics(deps.metrics.framework);
     const inner = newSchedulingQueue(cfg, deps.maxInUnschedulableMs, this.frameworks, {
       onIncoming: (queue, event) => deps.metrics.incomingPod(queue, event),
+      preempting: (pod) => this.preemption.isPreempting(pod),
     });
     this.queue = new TimedQueue(inner);
     deps.metrics.setPendingPodsSource(() => this.queue.pendingCounts());
-    deps.metrics.setUnschedulablePodsSource(() => unschedulableCounts(this.queue.unschedulablePodInfos()));
+    deps.metrics.setUnschedulablePodsSource(() =>
+      unschedulableCounts(this.queue.unschedulablePodInfos(), (pod) => this.preemption.isPreempting(pod)),
+    );
     deps.metrics.setCacheSizeSource(() => ({
       nodes: this.cache.nodeCount(),
       pods: this.cache.podCount(),

@@ -84,6 +84,10 @@ export class TimedQueue implements SchedulingQueue {
     this.inner.movePodsAffectedBy(event, select);
   }
 
+  reconsiderHeld(pod: Pod, event: ClusterEvent): void {
+    this.inner.reconsiderHeld(pod, event);
+  }
+
   schedulingCycle(): number {
     return this.inner.schedulingCycle();
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Status } from '../framework/status.js';
-import { Diagnosis, fitErrorMessage } from './fit-error.js';
+import { Diagnosis, FitError, fitErrorMessage } from './fit-error.js';
 
 function diagnosis(...nodeReasons: string[][]): Diagnosis {
   const d = new Diagnosis();
@@ -9,6 +9,8 @@ function diagnosis(...nodeReasons: string[][]): Diagnosis {
   );
   return d;
 }
+
+const makePodStub = () => ({ metadata: { name: 'p', namespace: 'default' }, spec: { containers: [] } });
 
 const times = (n: number, reasons: string[]) => Array.from({ length: n }, () => reasons);
 
@@ -52,6 +54,18 @@ describe('fitErrorMessage', () => {
     d.postFilterMsg = 'preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.';
     expect(fitErrorMessage(2, d)).toBe(
       '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod..',
+    );
+  });
+
+  it("FitError's text() adds the PostFilter message set after the cycle to the same reasons", () => {
+    const d = diagnosis(['Insufficient cpu'], ['Insufficient cpu']);
+    const err = new FitError(makePodStub(), 2, d);
+    expect(err.message).toBe('0/2 nodes are available: 2 Insufficient cpu.');
+    expect(err.text()).toBe(err.message);
+    d.postFilterMsg = 'preemption: not eligible due to preemptionPolicy=Never.';
+    expect(err.text()).toBe(fitErrorMessage(2, d));
+    expect(err.text()).toBe(
+      '0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..',
     );
   });
 

@@ -44,32 +44,45 @@ export function nodesAvailableMessage(numAllNodes: number, nodeToStatus: NodeToS
   return msg;
 }
 
+/** The per-node reasons (or the PreFilter message in their place), as a sentence. */
+function reasonsMessage(numAllNodes: number, d: Diagnosis): string {
+  return d.preFilterMsg !== ''
+    ? `0/${numAllNodes} nodes are available: ${d.preFilterMsg}.`
+    : nodesAvailableMessage(numAllNodes, d.nodeToStatus);
+}
+
+const withPostFilter = (reasons: string, d: Diagnosis): string =>
+  d.postFilterMsg !== '' ? `${reasons} ${d.postFilterMsg}.` : reasons;
+
 /**
  * kube's FitError.Error(): the per-node reasons (or the PreFilter message in their place), then
  * the PostFilter message, each followed by a period. kube's preemption message is itself such a
  * sentence, so it ends in two periods, as kube's does.
  */
 export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
-  let msg =
-    d.preFilterMsg !== ''
-      ? `0/${numAllNodes} nodes are available: ${d.preFilterMsg}.`
-      : nodesAvailableMessage(numAllNodes, d.nodeToStatus);
-  if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}.`;
-  return msg;
+  return withPostFilter(reasonsMessage(numAllNodes, d), d);
 }
 
 export class FitError extends Error {
+  /**
+   * The reasons part, counted once: the diagnosis is complete when the cycle makes its FitError
+   * (PostFilter only reads the node statuses), and counting them walks every node's status.
+   */
+  private readonly reasons: string;
+
   constructor(
     readonly pod: Pod,
     readonly numAllNodes: number,
     readonly diagnosis: Diagnosis,
   ) {
-    super(fitErrorMessage(numAllNodes, diagnosis));
+    const reasons = reasonsMessage(numAllNodes, diagnosis);
+    super(withPostFilter(reasons, diagnosis));
+    this.reasons = reasons;
     this.name = 'FitError';
   }
 
   /** The message again, after PostFilter added its part to the diagnosis. */
   text(): string {
-    return fitErrorMessage(this.numAllNodes, this.diagnosis);
+    return withPostFilter(this.reasons, this.diagnosis);
   }
 }

@@ -32,6 +32,26 @@ describe('Nominator', () => {
     expect(n.nominatedNodeOf(p)).toBeUndefined();
   });
 
+  it("keeps each node's list in step as pods are nominated, moved, re-nominated and dropped", () => {
+    const n = new Nominator();
+    const [a, b] = [makePod('a'), makePod('b')];
+    expect(onNode(n, 'n1')).toEqual([]);
+    n.addNominatedPod(a, 'n1');
+    const first = n.nominatedPodsForNode('n1');
+    n.addNominatedPod(b, 'n1');
+    expect(onNode(n, 'n1')).toEqual(['a', 'b']);
+    // A list handed out earlier is not changed under its holder.
+    expect(first.map((p) => p.pod.metadata.name)).toEqual(['a']);
+    const relabelled = { ...a, metadata: { ...a.metadata, labels: { v: '2' } } };
+    n.addNominatedPod(relabelled, 'n1');
+    expect(n.nominatedPodsForNode('n1').map((p) => p.pod.metadata.labels)).toEqual([undefined, { v: '2' }]);
+    n.addNominatedPod(b, 'n2');
+    expect([onNode(n, 'n1'), onNode(n, 'n2')]).toEqual([['a'], ['b']]);
+    n.delete(a);
+    n.addNominatedPod(b, '');
+    expect([onNode(n, 'n1'), onNode(n, 'n2'), n.size()]).toEqual([[], [], 0]);
+  });
+
   it("keeps preemption's nomination through updates that predate its status patch", () => {
     const n = new Nominator();
     const p = makePod('p');

@@ -13,13 +13,24 @@ export function nominatedNodeName(pod: Pod): string {
  * preemption before the API server has it. Fed by the pod event handlers (pending pods only) and
  * by the scheduling loop.
  */
+const NONE: readonly PodInfo[] = Object.freeze([]);
+
 export class Nominator implements PodNominator {
   private readonly byNode = new Map<string, Map<string, PodInfo>>();
+  /**
+   * Each node's pods as a list, rebuilt when that node's nominations change: every filter call
+   * asks for its node's list, so a cycle over thousands of nodes allocates none.
+   */
+  private readonly lists = new Map<string, readonly PodInfo[]>();
   private readonly nodeOf = new Map<string, string>();
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
-    const m = this.byNode.get(nodeName);
-    return m ? [...m.values()] : [];
+    return this.lists.get(nodeName) ?? NONE;
+  }
+
+  private changed(nodeName: string, m: Map<string, PodInfo> | undefined): void {
+    if (m && m.size > 0) this.lists.set(nodeName, Object.freeze([...m.values()]));
+    else this.lists.delete(nodeName);
   }
 
   nominatedNodeOf(pod: Pod): string | undefined {
@@ -33,6 +44,7 @@ export class Nominator implements PodNominator {
     let m = this.byNode.get(nodeName);
     if (!m) this.byNode.set(nodeName, (m = new Map<string, PodInfo>()));
     m.set(key, newPodInfo(pod));
+    this.changed(nodeName, m);
     this.nodeOf.set(key, nodeName);
   }
 
@@ -60,6 +72,7 @@ export class Nominator implements PodNominator {
     const m = this.byNode.get(node);
     m?.delete(key);
     if (m?.size === 0) this.byNode.delete(node);
+    this.changed(node, m);
   }
 
   size(): number {

@@ -83,6 +83,25 @@ describe('NodeResourcesFit.filter', () => {
     expect(runFilter(plugin(), pod, makeNodeInfo(node(nodeOpts), ...existing))).toEqual(want);
   });
 
+  it('gives each node the reasons of its own shortage while rejections are shared', () => {
+    const fit = plugin();
+    // More distinct reason lists than the plugin keeps, then the first again.
+    const pods = Array.from({ length: 70 }, (_, i) => req({ [`example.com/r${i}`]: '1' }));
+    for (const [i, pod] of pods.entries())
+      expect(runFilter(fit, pod, makeNodeInfo(node()))).toEqual(
+        unschedulable(`Insufficient example.com/r${i}`),
+      );
+    expect(runFilter(fit, pods[0] as Pod, makeNodeInfo(node()))).toEqual(
+      unschedulable('Insufficient example.com/r0'),
+    );
+    expect(runFilter(fit, req({ cpu: '5' }), makeNodeInfo(node()))).toEqual(
+      unschedulable('Insufficient cpu'),
+    );
+    expect(runFilter(fit, req({ cpu: '5', memory: '9Gi' }), makeNodeInfo(node()))).toEqual(
+      unschedulable('Insufficient cpu', 'Insufficient memory'),
+    );
+  });
+
   it.each([
     ['ignoredResources', { ignoredResources: ['example.com/foo'] }],
     ['ignoredResourceGroups', { ignoredResourceGroups: ['example.com'] }],

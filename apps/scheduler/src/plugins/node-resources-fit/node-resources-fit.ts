@@ -76,7 +76,24 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const req = state.read(requestsKey) ?? podRequests(pod);
     const reasons = insufficientResources(req, nodeInfo, this.args);
-    return reasons.length === 0 ? undefined : Status.unschedulable(...reasons);
+    return reasons.length === 0 ? undefined : this.rejection(reasons);
+  }
+
+  /**
+   * One shared (immutable) status per list of reasons: a pod that fits nowhere is rejected by
+   * every node of the cluster, nearly always for the same reasons. At most 64 lists are kept.
+   */
+  private readonly rejections = new Map<string, Status>();
+
+  private rejection(reasons: string[]): Status {
+    const key = reasons.join('\n');
+    let s = this.rejections.get(key);
+    if (!s) {
+      s = Status.unschedulable(...reasons);
+      if (this.rejections.size >= 64) this.rejections.clear();
+      this.rejections.set(key, s);
+    }
+    return s;
   }
 
   preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
