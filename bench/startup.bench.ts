@@ -22,11 +22,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * a static import of dist would not typecheck on a clean checkout, where the typecheck runs before
  * the build. The type comes from the source.
  */
-async function startControlPlane(): ReturnType<typeof StartControlPlane> {
-  const built = join(root, 'apps/keel/dist/index.js');
+async function startControlPlane(
+  built = join(root, 'apps/keel/dist/index.js'),
+): ReturnType<typeof StartControlPlane> {
   const mod = (await import(built)) as { startControlPlane: typeof StartControlPlane };
   return mod.startControlPlane();
 }
+
+/**
+ * BENCH_COMPARE_KEEL: another build's keel library (e.g. /work/main/apps/keel/dist/index.js), whose
+ * startControlPlane() is timed in the same turns, for a before/after under the same load.
+ */
+const COMPARE = process.env['BENCH_COMPARE_KEEL'];
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
 /** Spawning a whole daemon to ready costs seconds on a loaded machine: fewer runs of those. */
 const READY_RUNS = Number(process.env['BENCH_READY_RUNS'] ?? 7);
@@ -65,18 +72,18 @@ async function median(args: string[], ready: RegExp | 'exit'): Promise<number> {
 const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** startControlPlane() from the built keel package (bundled daemons) until it resolves. */
-async function controlPlaneReady(): Promise<number> {
+async function controlPlaneReady(built?: string): Promise<number> {
   const start = performance.now();
-  const cp = await startControlPlane();
+  const cp = await startControlPlane(built);
   const ms = performance.now() - start;
   await cp.stop();
   return ms;
 }
 
 /** Fills `dir` with both daemons' code caches: a control plane that runs until they are written. */
-async function warmCompileCaches(dir: string): Promise<void> {
+async function warmCompileCaches(dir: string, built?: string): Promise<void> {
   await withCacheEnv(dir, async () => {
-    const cp = await startControlPlane();
+    const cp = await startControlPlane(built);
     const deadline = Date.now() + 30_000;
     while (readdirSync(dir).filter((f) => f.endsWith('.cache')).length < 2 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
@@ -127,12 +134,17 @@ export async function run(): Promise<void> {
   ];
   const bundled = join(root, 'apps/keel/dist/daemons/apiserver.mjs');
   const cacheDir = mkdtempSync(join(tmpdir(), 'keel-bench-cache-'));
+  const compareCacheDir = mkdtempSync(join(tmpdir(), 'keel-bench-cache-'));
   try {
     await warmCompileCaches(cacheDir);
+    // Its own directory: a daemon writing its cache removes other caches of a bundle of its name.
+    if (COMPARE) await warmCompileCaches(compareCacheDir, COMPARE);
     const cold: ReadyTime[] = [];
     const warm: ReadyTime[] = [];
     const cpCold: number[] = [];
     const cpWarm: number[] = [];
+    const cmpCold: number[] = [];
+    const cmpWarm: number[] = [];
     // In turns, so that a burst of load elsewhere spreads over all of them.
     const turnBaseline: number[] = [];
     for (let i = 0; i < READY_RUNS; i++) {
@@ -141,6 +153,10 @@ export async function run(): Promise<void> {
       warm.push(await apiserverReady(bundled, { ...process.env, KEEL_COMPILE_CACHE: cacheDir }));
       cpCold.push(await withCacheEnv('off', controlPlaneReady));
       cpWarm.push(await withCacheEnv(cacheDir, controlPlaneReady));
+      if (COMPARE) {
+        cmpCold.push(await withCacheEnv('off', () => controlPlaneReady(COMPARE)));
+        cmpWarm.push(await withCacheEnv(compareCacheDir, () => controlPlaneReady(COMPARE)));
+      }
     }
     // The ready rows are compared with the baseline taken in the same turns, not the one above.
     const turnBase = mid(turnBaseline);
@@ -156,6 +172,10 @@ export async function run(): Promise<void> {
     ];
     readyRows.push(['startControlPlane(), no code cache', mid(cpCold)]);
     readyRows.push(['startControlPlane(), warm code cache', mid(cpWarm)]);
+    if (COMPARE) {
+      readyRows.push(['startControlPlane(), no code cache, compare build', mid(cmpCold)]);
+      readyRows.push(['startControlPlane(), warm code cache, compare build', mid(cmpWarm)]);
+    }
     const print = (list: [string, number][], base: number) => {
       for (const [name, ms] of list) {
         console.log(
@@ -176,9 +196,15 @@ export async function run(): Promise<void> {
         `(${apiserver.toFixed(0)} ms with a warm cache, ${mid(cold.map((x) => x.ms)).toFixed(0)} ms without; ` +
         `CPU to ready ${cpu[1]![1].toFixed(0)} ms with the cache, ${cpu[0]![1].toFixed(0)} ms without); ` +
         `startControlPlane reaches ${mid(cpWarm).toFixed(0)} ms (${mid(cpCold).toFixed(0)} ms without); ` +
+        `${COMPARE ? `the compare build ${mid(cmpWarm).toFixed(0)} ms (${mid(cmpCold).toFixed(0)} ms without); ` : ''}` +
         `wall clock on a loaded machine is indicative only, compare with the baseline`,
+    );
+    const cp = mid(cpWarm);
+    console.log(
+      `goal: startControlPlane() under ${GOAL_MS} ms with a warm cache: ${cp < GOAL_MS ? 'met' : 'NOT met'} (${cp.toFixed(0)} ms)`,
     );
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
+    rmSync(compareCacheDir, { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { debuglog } from 'node:util';
 import { writeConnectionConfig } from './connection-config.js';
 import { Daemon, type LineSink } from './daemon.js';
 import { daemonEntry } from './entries.js';
@@ -47,6 +48,9 @@ export interface ControlPlane {
   /** Stops the scheduler, then the API server; removes `dir` when it was a temporary one. */
   stop(): Promise<void>;
 }
+
+/** `NODE_DEBUG=keel-start`: when each start-up step finished, in ms since startControlPlane began. */
+const debug = debuglog('keel-start');
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -100,6 +104,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
  * daemon does not come up.
  */
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const began = performance.now();
+  const step = (what: string) => debug('%s ms: %s', (performance.now() - began).toFixed(0), what);
   const temporary = opts.dir === undefined;
   const dir = resolve(opts.dir ?? mkdtempSync(join(tmpdir(), 'keel-')));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -129,22 +135,36 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     ],
     log,
   );
+  step('apiserver spawned');
   const started: Daemon[] = [apiserver];
   const stopAll = async () => {
     for (const d of [...started].reverse()) await d.stop();
     if (temporary) rmSync(dir, { recursive: true, force: true });
   };
+  // The bundled scheduler starts now and loads its code while the API server starts; it gets its
+  // arguments (its connection-config needs the API server's CA) once the API server serves.
+  const withScheduler = opts.scheduler ?? true;
+  const schedulerEntry = daemonEntry('scheduler');
+  const waiting =
+    withScheduler && schedulerEntry.defersArgs
+      ? new Daemon('scheduler', schedulerEntry, undefined, log)
+      : undefined;
+  if (waiting) {
+    started.push(waiting);
+    step('scheduler spawned, waiting for its arguments');
+  }
   try {
     // The scheduler starts once the API server serves (its CA is final then), not once it is
     // ready: it retries until the API server answers, so the two start-ups overlap.
     const caFile = join(certDir, 'ca.crt');
     let schedulerReady: Promise<unknown> = Promise.resolve();
-    if (opts.scheduler ?? true) {
+    if (withScheduler) {
       await withTimeout(
         apiserver.said(/Serving securely/),
         opts.readyTimeoutMs ?? 30_000,
         'the apiserver did not serve',
       );
+      step('apiserver serves');
       const schedulerConfig = join(dir, 'scheduler.connection-config');
       writeConnectionConfig(
         schedulerConfig,
@@ -155,21 +175,27 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       );
       const schedulerPort = await freePort();
       const certs = join(dir, 'scheduler-certs');
-      const scheduler = new Daemon(
-        'scheduler',
-        daemonEntry('scheduler'),
-        [
-          `--connection-config=${schedulerConfig}`,
-          `--authentication-connection-config=${schedulerConfig}`,
-          `--authorization-connection-config=${schedulerConfig}`,
-          '--bind-address=127.0.0.1',
-          `--secure-port=${schedulerPort}`,
-          `--cert-dir=${certs}`,
-          ...(opts.schedulerArgs ?? []),
-        ],
-        log,
-      );
-      started.push(scheduler);
+      const args = [
+        `--connection-config=${schedulerConfig}`,
+        `--authentication-connection-config=${schedulerConfig}`,
+        `--authorization-connection-config=${schedulerConfig}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${schedulerPort}`,
+        `--cert-dir=${certs}`,
+        ...(opts.schedulerArgs ?? []),
+      ];
+      let scheduler: Daemon;
+      if (waiting) {
+        if (!waiting.running)
+          throw new Error(`the scheduler exited during start-up:\n${waiting.lastLines()}`);
+        waiting.begin(args);
+        scheduler = waiting;
+        step('scheduler given its arguments');
+      } else {
+        scheduler = new Daemon('scheduler', schedulerEntry, args, log);
+        started.push(scheduler);
+        step('scheduler spawned');
+      }
       // Its /readyz is open to anyone (--authorization-always-allow-paths), as kube-scheduler's.
       schedulerReady = untilReady(
         scheduler,
@@ -177,14 +203,16 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         join(certs, 'platform-scheduler-ca.crt'),
         undefined,
         opts.readyTimeoutMs ?? 30_000,
-      );
+      ).then(() => step('scheduler ready'));
       // Reported by the await below; not an unhandled rejection meanwhile.
       schedulerReady.catch(() => undefined);
     }
     const ca = await untilReady(apiserver, url, caFile, adminToken, opts.readyTimeoutMs ?? 30_000);
+    step('apiserver ready');
     const connectionConfig = join(dir, 'connection-config');
     writeConnectionConfig(connectionConfig, url, ca, adminToken);
     const nodes = await registerFakeNodes(url, ca, adminToken, opts.nodes ?? 0);
+    step(`${nodes.length} nodes registered`);
     await schedulerReady;
     return { url, connectionConfig, ca, token: adminToken, dir, nodes, stop: stopAll };
   } catch (err) {

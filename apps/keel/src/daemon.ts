@@ -1,11 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { DaemonEntry } from './entries.js';
+import { DEFERRED_ARGS_ENV } from './launch.js';
 
 export type DaemonName = 'apiserver' | 'scheduler';
 /** Receives every line a daemon writes (stdout and stderr). */
 export type LineSink = (daemon: DaemonName, line: string) => void;
 
-/** One daemon child process (`node <entry> <args>`), its output handed over line by line. */
+/**
+ * One daemon child process (`node <entry> <args>`), its output handed over line by line. With
+ * `args` undefined, the process starts at once but waits for them (src/launch.ts) until begin().
+ */
 export class Daemon {
   private readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
@@ -15,16 +20,25 @@ export class Daemon {
 
   constructor(
     readonly name: DaemonName,
-    entry: string,
-    args: readonly string[],
+    entry: DaemonEntry,
+    args: readonly string[] | undefined,
     sink: LineSink,
   ) {
-    this.child = spawn(process.execPath, [entry, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // @keel/lifecycle's EXIT_WITH_PARENT_ENV (this library imports only Node's built-ins): the
-      // daemon stops when this process is gone, even killed with SIGKILL.
-      env: { ...process.env, KEEL_EXIT_WITH_PARENT: '1' },
+    if (args === undefined && !entry.defersArgs)
+      throw new Error(`${entry.path} cannot take its arguments later`);
+    const deferred = args === undefined;
+    // @keel/lifecycle's EXIT_WITH_PARENT_ENV (this library imports only Node's built-ins): the
+    // daemon stops when this process is gone, even killed with SIGKILL.
+    const env: NodeJS.ProcessEnv = { ...process.env, KEEL_EXIT_WITH_PARENT: '1' };
+    if (deferred) env[DEFERRED_ARGS_ENV] = '1';
+    else delete env[DEFERRED_ARGS_ENV];
+    this.child = spawn(process.execPath, [entry.path, ...(args ?? [])], {
+      // A deferred daemon reads its arguments on standard input, which then ends.
+      stdio: [deferred ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      env,
     });
+    // A daemon that died before begin() must not fail this process with EPIPE.
+    this.child.stdin?.on('error', () => undefined);
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (!stream) continue;
       createInterface({ input: stream }).on('line', (line) => {
@@ -38,6 +52,13 @@ export class Daemon {
       });
     }
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Hands a deferred daemon its arguments: it runs as if spawned with them. */
+  begin(args: readonly string[]): void {
+    const stdin = this.child.stdin;
+    if (!stdin || stdin.writableEnded) throw new Error(`the ${this.name} was not waiting for its arguments`);
+    stdin.end(JSON.stringify(args) + '\n');
   }
 
   get running(): boolean {

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -71,6 +72,14 @@ describe('the daemons’ code cache', () => {
     expect(second.out).toBe('hello daemon.cjs valid an-argument\n');
     expect(second.err).toMatch(/accepted: /);
     expect(second.err).not.toMatch(/written/);
+  });
+
+  it('decodes a bundle with non-ASCII text as UTF-8, and the built daemons are ASCII (read as latin1)', () => {
+    const dir = join(work, 'non-ascii');
+    const file = bundle(dir, 'héllo wörld ✓');
+    expect(runThrough(file, join(dir, 'cache')).out).toBe('héllo wörld ✓ daemon.cjs non-ascii an-argument\n');
+    for (const name of ['apiserver', 'scheduler'])
+      expect(isAscii(readFileSync(join(app, 'dist', 'daemons', `${name}.cjs`)))).toBe(true);
   });
 
   it('is not written by a run that ends before it is taken', () => {

@@ -110,6 +110,30 @@ describe('SecureServer.listen', () => {
     expect(JSON.parse(reply.body)).toMatchObject({ user: 'bob', groups: ['ops'] });
   });
 
+  it('takes a client CA that is still being looked up: it verifies client certificates against it', async () => {
+    const clientCA = await testCA('late-client-ca');
+    const client = await testLeaf(clientCA, { commonName: 'alice', organizations: ['dev'], usage: 'client' });
+    let give: (pem: string) => void = () => undefined;
+    const server = make({
+      clientCA: new Promise<string>((resolve) => (give = resolve)),
+      handler: (req, res) => res.end(JSON.stringify(peerIdentity(req.socket))),
+    });
+    const listening = server.listen();
+    setTimeout(() => give(clientCA.certPem), 20);
+    const { port } = await listening;
+    const ca = server.servingCertificate?.caPem ?? '';
+    const reply = await httpsRequest(port, { ca, cert: client.certPem, key: client.keyPem });
+    expect(JSON.parse(reply.body)).toMatchObject({ user: 'alice', groups: ['dev'] });
+  });
+
+  it('fails with the lookup when the client CA promise rejects, and with none for undefined', async () => {
+    await expect(make({ clientCA: Promise.reject(new Error('lookup failed')) }).listen()).rejects.toThrow(
+      'lookup failed',
+    );
+    const { port } = await make({ clientCA: Promise.resolve(undefined) }).listen();
+    expect(port).toBeGreaterThan(0);
+  });
+
   it("fails with kube's one line when the port is taken", async () => {
     const { port } = await make().listen();
     await expect(make({ config: servingConfig({ port }) }).listen()).rejects.toThrow(

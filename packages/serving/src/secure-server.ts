@@ -23,8 +23,12 @@ export interface SecureServerOptions {
   readonly hosts?: readonly string[];
   /** File names in --cert-dir for the self-signed pair; default apiserver.crt / apiserver.key / ca.crt. */
   readonly certFileNames?: SelfSignedFileNames;
-  /** Client CA bundle (PEM, see readCABundle): client certificates are requested and verified against it. */
-  readonly clientCA?: string;
+  /**
+   * Client CA bundle (PEM, see readCABundle): client certificates are requested and verified
+   * against it. A promise (the scheduler looks its CAs up in the API server) is awaited while the
+   * serving certificate loads or is generated, so the two overlap.
+   */
+  readonly clientCA?: string | Promise<string | undefined>;
   readonly isLongRunning?: (req: IncomingMessage) => boolean;
   readonly isExemptFromRetryAfter?: (req: IncomingMessage) => boolean;
   /** The classes HTTP/1.1 requests and responses are made of (http1Classes of an Express app). */
@@ -88,8 +92,14 @@ export class SecureServer {
     if (this.server) throw new Error('listen() was already called');
     const { config, logger } = this.opts;
     const listenOpts = this.listenOptions();
-    const base = serverTlsOptions(config, this.opts.clientCA);
-    const pair = await this.defaultPair();
+    const { clientCA } = this.opts;
+    // The TLS settings are checked before any certificate is generated, as with a CA at hand.
+    let base = serverTlsOptions(config, typeof clientCA === 'string' ? clientCA : undefined);
+    const [pair, lateCA] = await Promise.all([
+      this.defaultPair(),
+      typeof clientCA === 'string' ? undefined : clientCA,
+    ]);
+    if (lateCA !== undefined) base = serverTlsOptions(config, lateCA);
     const mismatch = cipherKeyMismatch(config.opensslCiphers, createPrivateKey(pair.keyPem));
     if (mismatch !== undefined) logger.warning(mismatch);
     const sni = loadSniCertificates(config.sniCertKeys);

@@ -372,6 +372,10 @@ export async function runServer(
   serverRef.current = server;
   const address = await server.listen();
   logger.info('Serving securely', { address: `${address.address}:${address.port}` });
+  // One turn of the event loop before the post-start hooks: on the embedded store they run as one
+  // long chain of promise jobs, and the log's end-of-turn write (the line above, which
+  // startControlPlane waits for to start the scheduler) would otherwise wait until they finish.
+  await new Promise<void>((resolve) => setImmediate(resolve));
 
   let exitCode = 0;
   hooks.runAll(shutdownInitiated.signal).then(

@@ -43,9 +43,18 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecurePort 
     logger.info('Secure serving is off (--secure-port=0)');
     return undefined;
   }
-  const auth = await DelegatedAuth.create(config.delegatingAuthentication, config.delegatingAuthorization, {
+  // Its CA lookup in the API server and the serving certificate (generated unless in --cert-dir)
+  // are awaited together by listen(): the two are most of the port's start-up.
+  const created = DelegatedAuth.create(config.delegatingAuthentication, config.delegatingAuthorization, {
     logger,
     ...(deps.userAgent !== undefined ? { userAgent: deps.userAgent } : {}),
+  });
+  // Reported through listen() (or the catch below), never as an unhandled rejection.
+  created.catch(() => undefined);
+  let auth: DelegatedAuth | undefined;
+  const clientCA = created.then((a) => {
+    auth = a;
+    return a.clientCA;
   });
 
   const health = new HealthRegistries();
@@ -63,6 +72,8 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecurePort 
     void (async () => {
       const url = new URL(req.url ?? '/', 'https://localhost');
       const path = url.pathname;
+      // Requests arrive only once listen() resolved, after `created`.
+      if (!auth) throw new Error('delegated authentication is not set up yet');
       if (!(await auth.admit(req, res))) return;
       if (probes(req, res)) return;
       if (serveProfiling(req, res, url, { enabled: config.scheduler.configuration.enableProfiling })) return;
@@ -91,21 +102,24 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecurePort 
       logger,
       hosts: selfSignedHosts({ bindAddress: config.secureServing.bindAddress }),
       certFileNames: pairFileNames('platform-scheduler'),
-      ...(auth.clientCA !== undefined ? { clientCA: auth.clientCA } : {}),
+      clientCA,
     });
     const address = await server.listen();
     logger.info('Serving securely', { address: `${address.address}:${address.port}` });
   } catch (err) {
-    await auth.close();
+    // The lookup's own failure comes first; a certificate or listen failure closes its clients.
+    await created.then((a) => a.close());
     throw err;
   }
+  const ready = auth;
+  if (!ready) throw new Error('delegated authentication was not set up before serving');
   return {
     // The review clients close once the port has drained: requests in flight may still ask.
     shutdown: async (opts) => {
       try {
         return await server.shutdown(opts);
       } finally {
-        await auth.close();
+        await ready.close();
       }
     },
   };
