@@ -14,6 +14,7 @@ import type { VolumeListers } from '../framework/volume-objects.js';
 import type { EventHandlers } from '../scheduling/event-handlers.js';
 import { newVolumeInformers } from './volume-informers.js';
 import { newWorkloadInformers } from './workload-informers.js';
+import { setMaxListeners } from 'node:events';
 
 /** What kube-scheduler's pod informer selects: terminal pods hold no resources. */
 export const POD_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=Failed';
@@ -217,6 +218,9 @@ export function newSchedulerInformers(deps: InformerDeps): SchedulerInformers {
       for (const i of all) i.start();
     },
     async waitForSync(signal) {
+      // One abort listener per informer while it syncs (more than Node's default warning limit of
+      // 10, not a leak: each is removed once its informer has synced).
+      if (signal) setMaxListeners(all.length + 10, signal);
       const synced = await Promise.all(all.map((i) => i.waitForSync(signal)));
       return synced.every(Boolean);
     },
