@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 const named = (name: string, note = 'é ✓'): StoredObject => ({ metadata: { name }, data: { note } });
-const jsonOnly: StoredEncoding = { encode: (_k, json) => json, decode: binary.decode };
+const jsonOnly: StoredEncoding = { encode: (_k, json) => json, decode: (k, s) => binary.decode(k, s) };
 
 describe('stored encoding in Redis', () => {
   const fx = redisFixture();
@@ -66,7 +66,7 @@ describe('stored encoding in Redis', () => {
     expect((await asJson.get<StoredObject>('/things/b')).metadata?.['name']).toBe('b');
     expect((await asBinary.get<StoredObject>('/things/j')).metadata?.['name']).toBe('j');
     for (const s of [asJson, asBinary])
-      expect((await s.list('/things')).items.map((o) => (o as StoredObject).metadata?.['name'])).toEqual([
+      expect((await s.list('/things')).items.map((o) => (o).metadata?.['name'])).toEqual([
         'b',
         'j',
       ]);

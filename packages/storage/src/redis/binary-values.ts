@@ -1,5 +1,4 @@
 import { isProtobufValue } from '../media/encoding-backend.js';
-import type { Redis } from 'ioredis';
 import type { RedisClient } from './connection.js';
 
 /**
