@@ -58,10 +58,24 @@ export class EncodingBackend implements StorageBackend {
     }
   }
 
+  /**
+   * Decodes on first use of `value`: a list whose items the API server already has encoded
+   * (its encoded-item cache, by key and version) never decodes them.
+   */
   private openRaw(raw: RawObject): RawObject {
-    if (!isProtobufValue(raw.value)) return raw;
-    const opened = { ...raw, value: this.open(raw.key, raw.value) };
-    this.storedForms.set(opened, raw.value);
+    const stored = raw.value;
+    if (!isProtobufValue(stored)) return raw;
+    let text: string | undefined;
+    const open = (): string => (text ??= this.open(raw.key, stored));
+    const opened: RawObject = {
+      key: raw.key,
+      modRV: raw.modRV,
+      ...(raw.stale === undefined ? {} : { stale: raw.stale }),
+      get value() {
+        return open();
+      },
+    };
+    this.storedForms.set(opened, stored);
     return opened;
   }
 
