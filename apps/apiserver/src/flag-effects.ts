@@ -97,7 +97,7 @@ export const apiServerFlagEffects: FlagEffects = {
     accepts: ['store3'],
   },
   'storage-media-type': {
-    meaningless: 'objects are always stored as JSON, which every client can read back',
+    acts: ['apps/apiserver/test/storage-media-type.test.ts', 'packages/storage/src/media/encoding-backend.test.ts'],
   },
   'store-cafile': {
     acts: ['packages/storage/src/store-options.test.ts', 'packages/storage/src/redis/redis-tls.test.ts'],

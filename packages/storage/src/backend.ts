@@ -121,4 +121,9 @@ export interface StorageBackend {
   dbSize(): Promise<number>;
   readonly hub: EventHub;
   close(): Promise<void>;
+  /**
+   * Whether writing `value` (JSON text) would store what `raw` holds; without it, the texts are
+   * compared. A backend that stores another encoding compares in that encoding.
+   */
+  unchanged?(raw: RawObject, value: string): boolean;
 }

@@ -19,6 +19,7 @@ import type {
 } from './storage.js';
 import type { EncryptionConfig } from './encryption/config.js';
 import { TransformingBackend } from './encryption/transforming-backend.js';
+import { EncodingBackend, type StoredEncoding } from './media/encoding-backend.js';
 import { WatchCaches, type WatchCacheSize } from './watch-cache/watch-caches.js';
 
 /** Tuning shared by both backends. All durations in milliseconds. */
@@ -37,6 +38,11 @@ export interface CommonStorageOptions {
   readonly onBackgroundError?: (err: unknown, job: 'compaction' | 'reaper') => void;
   /** --encryption-provider-config: values of the resources it names are stored encrypted. */
   readonly encryption?: EncryptionConfig;
+  /**
+   * --storage-media-type: the encoding writes store (JSON text when unset). Reads decode every
+   * encoding, whatever this says; an object in another encoding is rewritten by its next update.
+   */
+  readonly storedEncoding?: StoredEncoding;
   /**
    * --watch-cache and --watch-cache-sizes: whether the objects under a key root (`/pods`) and a
    * window of its recent events are kept in memory, so lists and watches that may be served from
@@ -57,7 +63,10 @@ export class GenericStorage implements Storage {
     backend: StorageBackend,
     private readonly opts: CommonStorageOptions = {},
   ) {
-    this.backend = backend = opts.encryption ? new TransformingBackend(backend, opts.encryption) : backend;
+    // Encode, then encrypt (upstream's codec runs before its transformer).
+    if (opts.encryption) backend = new TransformingBackend(backend, opts.encryption);
+    if (opts.storedEncoding) backend = new EncodingBackend(backend, opts.storedEncoding);
+    this.backend = backend;
     this.caches = new WatchCaches(backend, opts.watchCache, opts.resourceVersionWaitMs ?? 3_000);
     const onError = (job: 'compaction' | 'reaper') => (err: unknown) => opts.onBackgroundError?.(err, job);
     this.tickers = [
@@ -128,7 +137,9 @@ export class GenericStorage implements Storage {
       // Like etcd3's GuaranteedUpdate: an unchanged object is not written and keeps its version
       // (and its TTL: the lease is only replaced by a write), unless it was encrypted with a key
       // that is no longer the first, so that an update rotates it.
-      if (raw && value === raw.value && raw.stale !== true) return decodeRaw<T>(raw);
+      const unchanged =
+        raw && (this.backend.unchanged ? this.backend.unchanged(raw, value) : value === raw.value);
+      if (raw && unchanged && raw.stale !== true) return decodeRaw<T>(raw);
       if (opts.dryRun) return raw ? decodeObject<T>(value, raw.modRV) : (JSON.parse(value) as T);
       const res = await this.backend.write({
         kind: 'update',

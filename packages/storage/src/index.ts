@@ -57,3 +57,4 @@ export { EncryptionConfig, loadEncryptionConfig, parseEncryptionConfig } from '.
 export { withStoreSpans } from './traced-storage.js';
 export { RoutingStorage } from './routing-storage.js';
 export { ShardedStorage } from './sharded-storage.js';
+export { isProtobufValue, PROTOBUF_MAGIC, type StoredEncoding } from './media/encoding-backend.js';

@@ -117,7 +117,9 @@ export class StoreOptions implements OptionsGroup<{ store?: StoreConfig }> {
       usage:
         'The media type to use to store objects in storage. Some resources or storage backends may only support a ' +
         `specific media type and will ignore this setting. Supported media types: [${STORAGE_MEDIA_TYPES.join(', ')}]. ` +
-        'Meaningless for Keel: its stores keep every object as JSON; the value is only checked.',
+        'In Keel it chooses how Redis stores objects (protobuf, as upstream in etcd, for kinds that have a protobuf message; ' +
+        'JSON otherwise, and for application/json and application/yaml); every server reads both. ' +
+        'The embedded store keeps objects in memory, where it has no effect.',
     });
     s.var(this, 'storeCafile', {
       name: 'store-cafile',

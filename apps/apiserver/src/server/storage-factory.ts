@@ -11,6 +11,7 @@ import {
   type WatchCacheSize,
 } from '@keel/storage';
 import { storeEndpoint } from '../metrics/index.js';
+import { storedEncoding } from './stored-encoding.js';
 
 /** The store the server uses, and each store behind it with its endpoint (the size metric's label). */
 export interface OpenedStorage {
@@ -41,10 +42,17 @@ export async function openStorage(
     onBackgroundError: (err: unknown, job: string) =>
       logger.warning('Storage background job failed', { job, err }),
   };
+  // --storage-media-type acts on Redis, whose values are the stored bytes (upstream's etcd); the
+  // embedded store keeps objects in memory, where an encoding would only cost time.
+  const encoding =
+    config.backend.kind === 'redis' || config.overrides.length > 0
+      ? await storedEncoding(config.mediaType)
+      : undefined;
   const redis = (backend: RedisBackend) => {
     const { urls, tls } = backend;
     return createRedisStorage({
       ...common,
+      ...(encoding ? { storedEncoding: encoding } : {}),
       urls,
       dial,
       prefix: config.prefix,

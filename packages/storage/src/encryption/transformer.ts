@@ -1,3 +1,4 @@
+import { isProtobufValue } from '../media/encoding-backend.js';
 import type { KeyCipher } from './providers.js';
 
 /** What a stored value became when read: its plain text, and whether it should be rewritten. */
@@ -6,6 +7,11 @@ export interface Opened {
   /** Written by a provider or key other than the first: a write would re-encrypt it (rotation). */
   readonly stale: boolean;
 }
+
+/** Protobuf values are latin1 strings of their bytes (media/encoding-backend.ts); JSON is UTF-8. */
+const textEncoding = (text: string): BufferEncoding => (isProtobufValue(text) ? 'latin1' : 'utf8');
+const bytesEncoding = (b: Buffer): BufferEncoding =>
+  b.length >= 4 && b[0] === 0x6b && b[1] === 0x38 && b[2] === 0x73 && b[3] === 0 ? 'latin1' : 'utf8';
 
 /**
  * kube's prefix transformer over one resource's provider list: the first provider's first key
@@ -21,7 +27,7 @@ export class ValueTransformer {
   seal(text: string, context: string): string {
     const first = this.providers[0];
     if (first === undefined || first === 'identity') return text;
-    return first.prefix + first.seal(Buffer.from(text, 'utf8'), context).toString('base64');
+    return first.prefix + first.seal(Buffer.from(text, textEncoding(text)), context).toString('base64');
   }
 
   open(stored: string, context: string): Opened {
@@ -34,7 +40,7 @@ export class ValueTransformer {
       } catch (err) {
         throw new Error(`${p.prefix.slice(0, -1)}: ${(err as Error).message}`, { cause: err });
       }
-      return { text: plain.toString('utf8'), stale: i !== 0 };
+      return { text: plain.toString(bytesEncoding(plain)), stale: i !== 0 };
     }
     // Unencrypted data (written before encryption was configured) is readable only through identity.
     const identity = this.providers.indexOf('identity');

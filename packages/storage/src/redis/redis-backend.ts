@@ -1,4 +1,11 @@
 import { storageTimeout } from '../errors.js';
+import {
+  commandBuffer,
+  fromRedisValue,
+  text,
+  toRedisValue,
+  type BufferCommandName,
+} from './binary-values.js';
 import { command, type RedisClient } from './connection.js';
 import { pageScript } from './page-script.js';
 import { isNoScript, mapRedisError } from './redis-errors.js';
@@ -40,35 +47,46 @@ export class RedisBackend implements StorageBackend {
     this.hub = new RedisWatchHub(opts.client, opts.blocking, opts.keys, opts.blockMs);
   }
 
-  private async call(name: string, args: (string | number)[]): Promise<unknown> {
+  /** One command; `bytes` answers bulk replies as Buffers (for replies that carry values). */
+  private async call(name: string, args: (string | number | Buffer)[], bytes = false): Promise<unknown> {
     try {
-      return await command(this.client, name, args);
+      return await (bytes
+        ? commandBuffer(this.client, name as BufferCommandName, args)
+        : command(this.client, name, args as (string | number)[]));
     } catch (err) {
       throw mapRedisError(err);
     }
   }
 
   /** EVALSHA, loading the script with EVAL when Redis does not know it (first use, restart). */
-  private async eval(script: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
+  private async eval(
+    script: LuaScript,
+    keys: string[],
+    args: (string | number | Buffer)[],
+    bytes = false,
+  ): Promise<unknown> {
     try {
-      return await command(this.client, 'EVALSHA', [script.sha, keys.length, ...keys, ...args]);
+      const all = [script.sha, keys.length, ...keys, ...args];
+      return await (bytes
+        ? commandBuffer(this.client, 'EVALSHA', all)
+        : command(this.client, 'EVALSHA', all as (string | number)[]));
     } catch (err) {
       if (!isNoScript(err)) throw mapRedisError(err);
     }
-    return this.call('EVAL', [script.source, keys.length, ...keys, ...args]);
+    return this.call('EVAL', [script.source, keys.length, ...keys, ...args], bytes);
   }
 
   async read(key: string): Promise<RawObject | undefined> {
-    const [value, rv] = (await this.call('HMGET', [this.keys.object(key), 'v', 'rv'])) as [
-      string | null,
-      string | null,
+    const [value, rv] = (await this.call('HMGET', [this.keys.object(key), 'v', 'rv'], true)) as [
+      Buffer | null,
+      Buffer | null,
     ];
-    return value === null ? undefined : { key, value, modRV: Number(rv) };
+    return value === null ? undefined : { key, value: fromRedisValue(value), modRV: Number(text(rv)) };
   }
 
   async write(op: WriteOp): Promise<WriteResult> {
     const k = this.keys;
-    const value = op.kind === 'delete' ? '' : op.value;
+    const value = op.kind === 'delete' ? '' : toRedisValue(op.value);
     const expect = op.kind === 'create' ? '' : String(op.expectRV);
     const ttl = op.kind === 'delete' || op.ttlMs === undefined ? '' : String(op.ttlMs);
     const [status, rv] = (await this.eval(
@@ -86,24 +104,30 @@ export class RedisBackend implements StorageBackend {
       pageScript,
       [k.rv, k.index, k.log, k.compacted],
       [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV],
-    )) as [string, number, number?, number?, string[]?];
-    if (reply[0] === 'expired') return { kind: 'expired', compacted: reply[1] };
-    if (reply[0] === 'toolarge') return { kind: 'toolarge', current: reply[1] };
+      true,
+    )) as [Buffer, number, number?, number?, Buffer[]?];
+    const status = text(reply[0]);
+    if (status === 'expired') return { kind: 'expired', compacted: reply[1] };
+    if (status === 'toolarge') return { kind: 'toolarge', current: reply[1] };
     const flat = reply[4] ?? [];
     const items: RawObject[] = [];
     for (let i = 0; i + 2 < flat.length; i += 3)
-      items.push({ key: flat[i]!, value: flat[i + 1]!, modRV: Number(flat[i + 2]) });
+      items.push({
+        key: text(flat[i]),
+        value: fromRedisValue(flat[i + 1]!),
+        modRV: Number(text(flat[i + 2])),
+      });
     return { kind: 'ok', rv: reply[1], items, more: reply[2] === 1, remaining: reply[3] ?? 0 };
   }
 
   async readLog(afterRV: number, limit: number): Promise<LogRead> {
     const k = this.keys;
-    const reply = (await this.eval(readLogScript, [k.compacted, k.log, k.rv], [afterRV, limit])) as [
-      string,
+    const reply = (await this.eval(readLogScript, [k.compacted, k.log, k.rv], [afterRV, limit], true)) as [
+      Buffer,
       number,
-      [string, string[]][]?,
+      [Buffer, Buffer[]][]?,
     ];
-    if (reply[0] === 'expired') return { kind: 'expired', compacted: reply[1] };
+    if (text(reply[0]) === 'expired') return { kind: 'expired', compacted: reply[1] };
     return {
       kind: 'ok',
       current: reply[1],

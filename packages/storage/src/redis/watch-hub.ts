@@ -1,24 +1,32 @@
 import { StorageError, tooOldResourceVersion } from '../errors.js';
+import { commandBuffer, fromRedisValue, text } from './binary-values.js';
 import { command, connectWithin, type RedisClient } from './connection.js';
 import { mapRedisError } from './redis-errors.js';
 import type { EventHub, HubListener, LogEntry, LogEventType } from '../backend.js';
 import type { Keyspace } from './keyspace.js';
 
-export function parseLogEntry(id: string, fields: readonly string[]): LogEntry {
-  const f = new Map<string, string>();
-  for (let i = 0; i + 1 < fields.length; i += 2) f.set(fields[i]!, fields[i + 1]!);
-  const prev = f.get('p');
-  const value = f.get('v');
+/** One stream entry, read as bytes: `v` and `p` may be protobuf (see binary-values.ts). */
+export function parseLogEntry(rawId: Buffer | string, fields: readonly (Buffer | string)[]): LogEntry {
+  const f = new Map<string, Buffer | string>();
+  for (let i = 0; i + 1 < fields.length; i += 2) f.set(text(fields[i]), fields[i + 1]!);
+  const val = (name: string): string | undefined => {
+    const b = f.get(name);
+    return b === undefined ? undefined : Buffer.isBuffer(b) ? fromRedisValue(b) : b;
+  };
+  const id = text(rawId);
+  const prev = val('p');
+  const value = val('v');
+  const k = f.get('k');
   return {
     rv: Number(id.slice(0, id.indexOf('-'))),
-    type: f.get('t') as LogEventType,
-    key: f.get('k') ?? '',
+    type: text(f.get('t')) as LogEventType,
+    key: k === undefined ? '' : text(k),
     ...(value === undefined ? {} : { value }),
-    ...(prev === undefined ? {} : { prev, prevRV: Number(f.get('r')) }),
+    ...(prev === undefined ? {} : { prev, prevRV: Number(text(f.get('r'))) }),
   };
 }
 
-type StreamEntries = [id: string, fields: string[]][];
+type StreamEntries = [id: Buffer | string, fields: (Buffer | string)[]][];
 
 /**
  * XREAD of one stream. RESP2 nests it as [[key, entries]]; ioredis 6 hands it over flattened as
@@ -87,7 +95,7 @@ export class RedisWatchHub implements EventHub {
           await this.checkRegressed();
           await this.checkCompacted(this.position + 1);
         }
-        const reply = await command(conn, 'XREAD', [
+        const reply = await commandBuffer(conn, 'XREAD', [
           'COUNT',
           1000,
           'BLOCK',

@@ -1,0 +1,141 @@
+import type { HubListener, LogEntry, RawObject, StorageBackend, WriteOp } from '../backend.js';
+
+/**
+ * The first bytes of every protobuf-encoded object (`k8s\0`), as upstream's protobuf serializer
+ * writes them. A stored value that starts with them is protobuf; one that starts with `{` is
+ * JSON. Binary values travel through the storage layers as latin1 strings (one char per byte),
+ * which the Redis backend sends and reads as raw bytes.
+ */
+export const PROTOBUF_MAGIC = 'k8s\u0000';
+
+export function isProtobufValue(stored: string): boolean {
+  return stored.startsWith(PROTOBUF_MAGIC);
+}
+
+/**
+ * --storage-media-type: how objects are written to the store. Reads accept every encoding, so a
+ * server switched from one media type to another reads what was stored before.
+ */
+export interface StoredEncoding {
+  /** The stored form of an object's JSON text: the text itself, or a latin1 binary string. */
+  encode(key: string, json: string): string;
+  /** The JSON text of a stored value that is not JSON (starts with PROTOBUF_MAGIC). */
+  decode(key: string, stored: string): string;
+}
+
+/**
+ * Encodes values on their way into the backend and decodes them on the way out, so everything
+ * above (storage, watch, the watch cache, lists) sees JSON text. It sits above encryption: an
+ * object is encoded, then sealed, as upstream's codec runs before its transformer.
+ */
+export class EncodingBackend implements StorageBackend {
+  readonly hub: StorageBackend['hub'];
+  /** The stored form of objects read in another form than JSON, for unchanged(). */
+  private readonly storedForms = new WeakMap<RawObject, string>();
+
+  constructor(
+    private readonly inner: StorageBackend,
+    private readonly encoding: StoredEncoding,
+  ) {
+    this.hub = {
+      get position() {
+        return inner.hub.position;
+      },
+      subscribe: (listener: HubListener) =>
+        inner.hub.subscribe({
+          onEntry: (entry) => listener.onEntry(this.openEntry(entry)),
+          onError: (err) => listener.onError(err),
+        }),
+    };
+  }
+
+  private open(key: string, stored: string): string {
+    if (!isProtobufValue(stored)) return stored;
+    try {
+      return this.encoding.decode(key, stored);
+    } catch (err) {
+      throw new Error(`unable to decode key "${key}": ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /**
+   * Decodes on first use of `value`: a list whose items the API server already has encoded
+   * (its encoded-item cache, by key and version) never decodes them.
+   */
+  private openRaw(raw: RawObject): RawObject {
+    const stored = raw.value;
+    if (!isProtobufValue(stored)) return raw;
+    let text: string | undefined;
+    const open = (): string => (text ??= this.open(raw.key, stored));
+    const opened: RawObject = {
+      key: raw.key,
+      modRV: raw.modRV,
+      ...(raw.stale === undefined ? {} : { stale: raw.stale }),
+      get value() {
+        return open();
+      },
+    };
+    this.storedForms.set(opened, stored);
+    return opened;
+  }
+
+  private openEntry(entry: LogEntry): LogEntry {
+    const { value, prev } = entry;
+    if ((value === undefined || !isProtobufValue(value)) && (prev === undefined || !isProtobufValue(prev)))
+      return entry;
+    return {
+      ...entry,
+      ...(value === undefined ? {} : { value: this.open(entry.key, value) }),
+      ...(prev === undefined ? {} : { prev: this.open(entry.key, prev) }),
+    };
+  }
+
+  /**
+   * Whether writing `value` would store what `raw` already holds, compared in the stored form
+   * (etcd3 compares the encoded bytes): an object stored in another media type than the one
+   * writes use is rewritten by an update that changes nothing, which migrates it.
+   */
+  unchanged(raw: RawObject, value: string): boolean {
+    const stored = this.storedForms.get(raw) ?? raw.value;
+    return this.encoding.encode(raw.key, value) === stored;
+  }
+
+  async read(key: string): Promise<RawObject | undefined> {
+    const raw = await this.inner.read(key);
+    return raw && this.openRaw(raw);
+  }
+
+  write(op: WriteOp): ReturnType<StorageBackend['write']> {
+    if (op.kind === 'delete') return this.inner.write(op);
+    return this.inner.write({ ...op, value: this.encoding.encode(op.key, op.value) });
+  }
+
+  async page(req: Parameters<StorageBackend['page']>[0]): ReturnType<StorageBackend['page']> {
+    const res = await this.inner.page(req);
+    return res.kind === 'ok' ? { ...res, items: res.items.map((r) => this.openRaw(r)) } : res;
+  }
+
+  async readLog(afterRV: number, limit: number): ReturnType<StorageBackend['readLog']> {
+    const res = await this.inner.readLog(afterRV, limit);
+    return res.kind === 'ok' ? { ...res, entries: res.entries.map((e) => this.openEntry(e)) } : res;
+  }
+
+  currentRV(): Promise<number> {
+    return this.inner.currentRV();
+  }
+  compact(rv: number): Promise<void> {
+    return this.inner.compact(rv);
+  }
+  reapExpired(): Promise<number> {
+    return this.inner.reapExpired();
+  }
+  ping(timeoutMs: number): Promise<void> {
+    return this.inner.ping(timeoutMs);
+  }
+  dbSize(): Promise<number> {
+    return this.inner.dbSize();
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
