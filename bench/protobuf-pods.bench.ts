@@ -6,9 +6,10 @@
  * BENCH_PODS and BENCH_ROUNDS change the sizes. The pods have no ownerReferences: the garbage
  * collector would delete pods whose owner does not exist.
  */
-import { Agent, request as httpsRequest } from 'node:https';
+import { Agent } from 'node:https';
 import { loadProtobuf } from '@keel/protobuf';
-import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
+import { startRedisServer, TestApiServer } from '@keel/testing';
+import { parallel, send } from './support/https-send.js';
 import { cpuSeconds } from './support/process-stats.js';
 
 const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
@@ -16,35 +17,6 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const CREATES = 400;
 const CONCURRENCY = 10;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-
-function send(
-  server: TestApiServer,
-  agent: Agent,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: Buffer,
-) {
-  return new Promise<{ status: number; bytes: number }>((resolve, reject) => {
-    const all: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers };
-    if (body) all['content-length'] = String(body.length);
-    const req = httpsRequest(server.url + path, { method, agent, headers: all }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function parallel(n: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await task(next++);
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-}
 
 /** A pod as a scheduler and kubelet leave it: containers, probes, volumes, conditions, statuses. */
 export function realisticPod(name: string, ns: string): Record<string, unknown> {
@@ -149,7 +121,7 @@ async function list(server: TestApiServer, agent: Agent, accept: string): Promis
 async function creates(server: TestApiServer, agent: Agent, tag: string): Promise<number> {
   const pid = server.process.child.pid;
   const cpu = cpuSeconds(pid);
-  await parallel(CREATES, async (i) => {
+  await parallel(CREATES, CONCURRENCY, async (i) => {
     const body = Buffer.from(JSON.stringify(realisticPod(`c-${tag}-${i}`, 'bench-create')));
     const r = await send(
       server,
@@ -185,7 +157,7 @@ export async function run(): Promise<void> {
     for (const s of Object.values(servers)) {
       await s.ready();
       await s.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'bench-create' } } });
-      await parallel(PODS, async (i) => {
+      await parallel(PODS, CONCURRENCY, async (i) => {
         const body = Buffer.from(JSON.stringify(realisticPod(`web-${i}`, 'default')));
         const r = await send(
           s,

@@ -4,9 +4,10 @@
  * (server CPU per create), in alternating rounds. The server's CPU time (from /proc) is the
  * figure to compare; wall time on a shared machine is indicative only.
  */
-import { Agent, request as httpsRequest } from 'node:https';
+import { Agent } from 'node:https';
 import { loadProtobuf } from '@keel/protobuf';
-import { ADMIN_TOKEN, TestApiServer } from '@keel/testing';
+import { TestApiServer } from '@keel/testing';
+import { parallel, send } from './support/https-send.js';
 import { cpuSeconds } from './support/process-stats.js';
 
 const OBJECTS = 10_000;
@@ -16,39 +17,6 @@ const CONCURRENCY = 10;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const NS = 'default';
 
-interface Sent {
-  readonly status: number;
-  readonly bytes: number;
-}
-
-function send(
-  server: TestApiServer,
-  agent: Agent,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: Buffer,
-): Promise<Sent> {
-  return new Promise((resolve, reject) => {
-    const all: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers };
-    if (body) all['content-length'] = String(body.length);
-    const req = httpsRequest(server.url + path, { method, agent, headers: all }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function parallel(n: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await task(next++);
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-}
 
 interface Figures {
   cpuMs: number;
@@ -73,7 +41,7 @@ async function creates(server: TestApiServer, agent: Agent, round: number, proto
   const pb = await loadProtobuf();
   const pid = server.process.child.pid;
   const cpu = cpuSeconds(pid);
-  await parallel(CREATES, async (i) => {
+  await parallel(CREATES, CONCURRENCY, async (i) => {
     const obj = {
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -103,7 +71,7 @@ export async function run(): Promise<void> {
   try {
     await server.ready();
     await server.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'bench-create' } } });
-    await parallel(OBJECTS, async (i) => {
+    await parallel(OBJECTS, CONCURRENCY, async (i) => {
       const body = Buffer.from(
         JSON.stringify({
           metadata: { name: `cm-${i}`, labels: { app: 'bench', n: String(i % 10) } },

@@ -1,4 +1,5 @@
-import type { HubListener, LogEntry, RawObject, StorageBackend, WriteOp } from '../backend.js';
+import type { LogEntry, RawObject, StorageBackend, WriteOp } from '../backend.js';
+import { ValueMappingBackend } from '../value-mapping-backend.js';
 
 /**
  * The first bytes of every protobuf-encoded object (`k8s\0`), as upstream's protobuf serializer
@@ -28,25 +29,15 @@ export interface StoredEncoding {
  * above (storage, watch, the watch cache, lists) sees JSON text. It sits above encryption: an
  * object is encoded, then sealed, as upstream's codec runs before its transformer.
  */
-export class EncodingBackend implements StorageBackend {
-  readonly hub: StorageBackend['hub'];
+export class EncodingBackend extends ValueMappingBackend {
   /** The stored form of objects read in another form than JSON, for unchanged(). */
   private readonly storedForms = new WeakMap<RawObject, string>();
 
   constructor(
-    private readonly inner: StorageBackend,
+    inner: StorageBackend,
     private readonly encoding: StoredEncoding,
   ) {
-    this.hub = {
-      get position() {
-        return inner.hub.position;
-      },
-      subscribe: (listener: HubListener) =>
-        inner.hub.subscribe({
-          onEntry: (entry) => listener.onEntry(this.openEntry(entry)),
-          onError: (err) => listener.onError(err),
-        }),
-    };
+    super(inner);
   }
 
   private open(key: string, stored: string): string {
@@ -62,7 +53,7 @@ export class EncodingBackend implements StorageBackend {
    * Decodes on first use of `value`: a list whose items the API server already has encoded
    * (its encoded-item cache, by key and version) never decodes them.
    */
-  private openRaw(raw: RawObject): RawObject {
+  protected openRaw(raw: RawObject): RawObject {
     const stored = raw.value;
     if (!isProtobufValue(stored)) return raw;
     let text: string | undefined;
@@ -79,7 +70,7 @@ export class EncodingBackend implements StorageBackend {
     return opened;
   }
 
-  private openEntry(entry: LogEntry): LogEntry {
+  protected openEntry(entry: LogEntry): LogEntry {
     const { value, prev } = entry;
     if ((value === undefined || !isProtobufValue(value)) && (prev === undefined || !isProtobufValue(prev)))
       return entry;
@@ -100,42 +91,8 @@ export class EncodingBackend implements StorageBackend {
     return this.encoding.encode(raw.key, value) === stored;
   }
 
-  async read(key: string): Promise<RawObject | undefined> {
-    const raw = await this.inner.read(key);
-    return raw && this.openRaw(raw);
-  }
-
   write(op: WriteOp): ReturnType<StorageBackend['write']> {
     if (op.kind === 'delete') return this.inner.write(op);
     return this.inner.write({ ...op, value: this.encoding.encode(op.key, op.value) });
-  }
-
-  async page(req: Parameters<StorageBackend['page']>[0]): ReturnType<StorageBackend['page']> {
-    const res = await this.inner.page(req);
-    return res.kind === 'ok' ? { ...res, items: res.items.map((r) => this.openRaw(r)) } : res;
-  }
-
-  async readLog(afterRV: number, limit: number): ReturnType<StorageBackend['readLog']> {
-    const res = await this.inner.readLog(afterRV, limit);
-    return res.kind === 'ok' ? { ...res, entries: res.entries.map((e) => this.openEntry(e)) } : res;
-  }
-
-  currentRV(): Promise<number> {
-    return this.inner.currentRV();
-  }
-  compact(rv: number): Promise<void> {
-    return this.inner.compact(rv);
-  }
-  reapExpired(): Promise<number> {
-    return this.inner.reapExpired();
-  }
-  ping(timeoutMs: number): Promise<void> {
-    return this.inner.ping(timeoutMs);
-  }
-  dbSize(): Promise<number> {
-    return this.inner.dbSize();
-  }
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
