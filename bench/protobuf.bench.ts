@@ -17,7 +17,6 @@ const CONCURRENCY = 10;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const NS = 'default';
 
-
 interface Figures {
   cpuMs: number;
   wallMs: number;
