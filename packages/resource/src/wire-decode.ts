@@ -113,10 +113,25 @@ function dropped(spec: WireSpec, v: unknown, options: DecodeOptions): boolean {
 
 /** storeUnomittedZeros: the non-omitempty scalars the body did not set. */
 function fillUnomitted(out: Record<string, unknown>, spec: StructSpec): void {
-  for (const [key, fieldSpec] of Object.entries(spec.fields)) {
-    if (fieldSpec.always && isScalar(fieldSpec) && !Object.hasOwn(out, key))
-      setOwn(out, key, zeroOf(fieldSpec));
+  for (const [key, fieldSpec] of unomittedScalars(spec)) {
+    if (!Object.hasOwn(out, key)) setOwn(out, key, zeroOf(fieldSpec));
   }
+}
+
+/**
+ * The non-omitempty scalar fields of each schema, found once: every struct of every body is
+ * filled from them. Schemas are constants, so a schema's list never changes (nothing to
+ * invalidate); the WeakMap lets a schema built at run time (a CRD's) go with its list.
+ */
+const unomittedLists = new WeakMap<StructSpec, [string, WireSpec][]>();
+
+function unomittedScalars(spec: StructSpec): [string, WireSpec][] {
+  let list = unomittedLists.get(spec);
+  if (!list) {
+    list = Object.entries(spec.fields).filter(([, f]) => f.always === true && isScalar(f));
+    unomittedLists.set(spec, list);
+  }
+  return list;
 }
 
 function decodeStruct(

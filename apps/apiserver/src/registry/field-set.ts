@@ -26,7 +26,11 @@ export function isPlainObject(v: unknown): v is Wire {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export const isEmpty = (o: object): boolean => Object.keys(o).length === 0;
+/** No own enumerable keys (Object.keys(o).length === 0 without building the array). */
+export function isEmpty(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
+}
 
 export function asSet(v: unknown): JsonObject {
   return isPlainObject(v) ? (v as JsonObject) : {};
@@ -34,18 +38,25 @@ export function asSet(v: unknown): JsonObject {
 
 /** The FieldsV1 set of a wire object: `f:<name>` for every field set, recursing into maps. */
 export function fieldSet(obj: Wire, top = true): JsonObject {
+  return fieldSetOf(obj, top, undefined);
+}
+
+// Keys and values read in place (no entry arrays, no filtered copy of metadata): this runs over
+// every object a write records in managedFields.
+function fieldSetOf(obj: Wire, top: boolean, skip: ReadonlySet<string> | undefined): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(obj)) {
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
     if (top && (k === 'apiVersion' || k === 'kind')) continue;
+    if (skip?.has(k)) continue;
     if (v === null || v === undefined) continue;
     if (top && k === 'metadata' && typeof v === 'object') {
-      const meta = Object.fromEntries(Object.entries(v).filter(([mk]) => !SERVER_OWNED_META.has(mk)));
-      const set = fieldSet(meta, false);
+      const set = fieldSetOf(v as Wire, false, SERVER_OWNED_META);
       if (!isEmpty(set)) out['f:metadata'] = set;
       continue;
     }
     if (isPlainObject(v)) {
-      const nested = fieldSet(v, false);
+      const nested = fieldSetOf(v, false, undefined);
       out[`f:${k}`] = !isEmpty(nested) ? nested : {};
     } else {
       out[`f:${k}`] = {};

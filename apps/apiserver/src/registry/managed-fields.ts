@@ -168,7 +168,11 @@ export function recordManager(
     return v;
   };
   const own = viewOf(w.apiVersion);
-  const selfKey = managerKey({ manager: w.manager, operation: w.operation, apiVersion: w.apiVersion });
+  // A create starts from no entries: no key to build.
+  const selfKey =
+    entries.length > 0
+      ? managerKey({ manager: w.manager, operation: w.operation, apiVersion: w.apiVersion })
+      : '';
   const self = entries.find((e) => managerKey(e) === selfKey);
   const conflicts: Conflict[] = [];
   const others: ManagedFieldsEntry[] = [];
@@ -189,7 +193,8 @@ export function recordManager(
     ...(w.manager !== '' ? { manager: w.manager } : {}),
     operation: w.operation,
     apiVersion: w.apiVersion,
-    time: w.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    // toISOString always ends in `.sssZ`: seconds precision, as metav1.Time writes it.
+    time: `${w.now.toISOString().slice(0, -5)}Z`,
     fieldsType: 'FieldsV1',
     fieldsV1: intersect(owned, own.present),
   };
