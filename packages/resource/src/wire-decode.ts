@@ -38,7 +38,7 @@ export interface DecodeOptions {
 }
 
 interface Context {
-  /** The innermost Go struct around the current field. */
+  /** The Go type of the innermost struct around the current field (named by structName in errors). */
   struct: string;
   /** JSON names from the root to the current field, as Go's error context keeps them. */
   readonly stack: string[];
@@ -58,7 +58,7 @@ export function decodeWire(
   spec: StructSpec,
   options: DecodeOptions = {},
 ): WireDecoded {
-  const ctx: Context = { struct: structName(spec.goType), stack: [], saved: undefined, unknown: [], options };
+  const ctx: Context = { struct: spec.goType, stack: [], saved: undefined, unknown: [], options };
   const value = decodeStruct(body, spec, ctx, '');
   if (ctx.saved !== undefined) throw new WireDecodeError(ctx.saved);
   return { value, unknownFields: ctx.unknown };
@@ -77,7 +77,7 @@ function structName(goType: string): string {
 }
 
 function typeMessage(ctx: Context, value: string, goType: string): string {
-  return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.stack.join('.')} of type ${goType}`;
+  return `json: cannot unmarshal ${value} into Go struct field ${structName(ctx.struct)}.${ctx.stack.join('.')} of type ${goType}`;
 }
 
 /** Go keeps the first type error and goes on decoding. */
@@ -141,15 +141,17 @@ function decodeStruct(
   jsonPath: string,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, rawValue] of Object.entries(obj)) {
+  for (const key of Object.keys(obj)) {
+    const rawValue = obj[key];
     const childPath = jsonPath ? `${jsonPath}.${key}` : key;
     const fieldSpec = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
     if (!fieldSpec) {
       ctx.unknown.push(childPath);
       continue;
     }
-    const [outerStruct, depth] = [ctx.struct, ctx.stack.length];
-    ctx.struct = structName(spec.goType);
+    const outerStruct = ctx.struct;
+    const depth = ctx.stack.length;
+    ctx.struct = spec.goType;
     ctx.stack.push(key);
     const decoded = decodeValue(rawValue, fieldSpec, ctx, childPath);
     ctx.struct = outerStruct;

@@ -102,6 +102,63 @@ export function intersect(set: JsonObject, keep: JsonObject): JsonObject {
   return out;
 }
 
+/** Whether fieldSet would give `obj` (not a whole object) any field, `skip` aside. */
+function hasManagedField(obj: Wire, skip: ReadonlySet<string>): boolean {
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (!skip.has(k) && v !== null && v !== undefined) return true;
+  }
+  return false;
+}
+
+/**
+ * `intersect(set, fieldSet(obj))` for a set of `f:` keys (as fieldSet makes them) without
+ * building the field set of `obj`: `set` restricted to the fields the wire object has (`top`:
+ * `obj` is a whole object, whose apiVersion, kind and server-owned metadata no set has).
+ */
+export function intersectWire(set: JsonObject, obj: Wire, top = true): JsonObject {
+  return intersectWireOf(set, obj, top, undefined);
+}
+
+function intersectWireOf(
+  set: JsonObject,
+  obj: Wire,
+  top: boolean,
+  skip: ReadonlySet<string> | undefined,
+): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(set)) {
+    // Every key of a FieldsV1 set made by fieldSet is `f:<name>`; others are in no wire object.
+    if (!k.startsWith('f:')) continue;
+    const name = k.slice(2);
+    if (!Object.hasOwn(obj, name)) continue;
+    const v = obj[name];
+    if (top && (name === 'apiVersion' || name === 'kind')) continue;
+    if (skip?.has(name)) continue;
+    if (v === null || v === undefined) continue;
+    const owned = asSet(set[k]);
+    if (top && name === 'metadata' && typeof v === 'object') {
+      // fieldSet leaves f:metadata out when none of its fields is the managers'.
+      if (isEmpty(owned)) {
+        if (hasManagedField(v as Wire, SERVER_OWNED_META)) out[k] = {};
+        continue;
+      }
+      const sub = intersectWireOf(owned, v as Wire, false, SERVER_OWNED_META);
+      if (!isEmpty(sub)) out[k] = sub;
+      continue;
+    }
+    if (isEmpty(owned)) {
+      out[k] = {};
+      continue;
+    }
+    // Below a scalar or a list the object's set is a leaf: nothing owned under it is kept.
+    if (!isPlainObject(v)) continue;
+    const sub = intersectWireOf(owned, v, false, undefined);
+    if (!isEmpty(sub)) out[k] = sub;
+  }
+  return out;
+}
+
 /** `set` without the fields of `drop` (leaves of `drop` remove whole subtrees). */
 export function subtract(set: JsonObject, drop: JsonObject): JsonObject {
   const out: JsonObject = {};
