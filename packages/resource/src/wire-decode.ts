@@ -99,6 +99,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const hasMembers = (spec: WireSpec): boolean => spec.t === 'struct' || spec.t === 'list' || spec.t === 'map';
 const isCollection = (spec: WireSpec): boolean => spec.t === 'list' || spec.t === 'map';
 const isScalar = (spec: WireSpec): boolean => ['string', 'bytes', 'int', 'bool', 'quantity'].includes(spec.t);
 
@@ -143,8 +144,9 @@ function decodeStruct(
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(obj)) {
     const rawValue = obj[key];
-    const childPath = jsonPath ? `${jsonPath}.${key}` : key;
     const fieldSpec = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
+    // Only unknown fields and values with members below them need their path.
+    const childPath = !fieldSpec || hasMembers(fieldSpec) ? (jsonPath ? `${jsonPath}.${key}` : key) : '';
     if (!fieldSpec) {
       ctx.unknown.push(childPath);
       continue;
@@ -270,7 +272,7 @@ function decodeMap(
   if (!isObject(raw)) return typeError(ctx, jsonKind(raw), spec.goType);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
-    const valuePath = `${jsonPath}[${k}]`;
+    const valuePath = hasMembers(spec.value) ? `${jsonPath}[${k}]` : '';
     const decoded =
       v === null ? storedZero(spec.value, ctx, valuePath) : decodeValue(v, spec.value, ctx, valuePath);
     if (decoded !== undefined) setOwn(out, k, decoded);
@@ -286,7 +288,7 @@ function decodeList(
 ): unknown[] | undefined {
   if (!Array.isArray(raw)) return typeError(ctx, jsonKind(raw), spec.goType);
   return raw.map((item: unknown, i) => {
-    const itemPath = `${jsonPath}[${i}]`;
+    const itemPath = hasMembers(spec.item) ? `${jsonPath}[${i}]` : '';
     const decoded = decodeValue(item, spec.item, ctx, itemPath);
     // A null (or failed) element still takes its slot, holding the zero value.
     return decoded !== undefined ? decoded : storedZero(spec.item, ctx, itemPath);
