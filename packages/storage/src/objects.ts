@@ -26,7 +26,7 @@ export function encodeObject(obj: unknown, key: string): string {
   let text: string | undefined;
   try {
     // Without a resourceVersion to drop the object is written as it is, not copied first.
-    const plain = meta === undefined || (meta as Record<string, unknown>)['resourceVersion'] === undefined;
+    const plain = meta === undefined || meta['resourceVersion'] === undefined;
     text = JSON.stringify(plain ? obj : { ...obj, metadata: withoutResourceVersion(meta) });
   } catch (err) {
     throw invalidObject(

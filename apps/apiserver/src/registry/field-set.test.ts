@@ -27,7 +27,11 @@ const CASES: [string, Wire, Wire][] = [
       metadata: { name: 'g-1', uid: 'u', generateName: 'g-', labels: { a: 'c', d: 'e' } },
     },
   ],
-  ['metadata left with server-owned fields only', { metadata: { labels: { a: 'b' } } }, { metadata: { name: 'n' } }],
+  [
+    'metadata left with server-owned fields only',
+    { metadata: { labels: { a: 'b' } } },
+    { metadata: { name: 'n' } },
+  ],
   ['metadata missing after', { metadata: { labels: { a: 'b' } }, a: 1 }, { a: 1 }],
   ['nothing after', { a: 1 }, {}],
 ];
@@ -40,7 +44,10 @@ describe('intersectWire', () => {
 
   it('keeps an owned metadata leaf only while metadata has a field of the managers', () => {
     const set = { 'f:metadata': {}, 'f:a': {} };
-    for (const after of [{ metadata: { labels: {} }, a: 1 }, { metadata: { name: 'n' }, a: 1 }])
+    for (const after of [
+      { metadata: { labels: {} }, a: 1 },
+      { metadata: { name: 'n' }, a: 1 },
+    ])
       expect(intersectWire(set, after)).toEqual(intersect(set, fieldSet(after)));
     expect(intersectWire(set, { metadata: { labels: {} } })).toEqual({ 'f:metadata': {} });
     expect(intersectWire(set, { metadata: { uid: 'u' } })).toEqual({});

@@ -76,7 +76,8 @@ export function decodeObjectBody(req: IncomingMessage, body: Buffer, kind: strin
   try {
     decoded = decodeByMediaType(req, body, kind);
   } catch (err) {
-    return Promise.reject(err as Error);
+    // The decoders throw StatusErrors (and Errors from the parsers), so this wraps nothing.
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
   if (decoded instanceof Promise)
     return decoded.then((obj: unknown) => {
