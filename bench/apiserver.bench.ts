@@ -3,7 +3,9 @@
  * the API server on loopback over HTTPS with a bearer token, against baselines measured in the
  * same run (a bare Node HTTPS server and an Express HTTPS server answering with a fixed body, and
  * Express creating the object in Redis with one Lua write): event creates at concurrency
- * 1/8/64/256 on the memory store and on Redis with each server's CPU time per request; then on
+ * 1/8/64/256 on the memory store, on Redis with `--workers=1` and on Redis with one worker per
+ * core (`os.availableParallelism()`, the default on Redis), with each server's CPU time per
+ * request (a server with workers: its primary and all its workers summed); then on
  * Redis a list of 10,000 events, a page (limit 500) at 10,000 and at 100,000 events, and the
  * delay from a create to its arrival at each of 1,000 watchers (support/watch-fanout-1000.ts:
  * the watches spread over forked client processes).
@@ -12,7 +14,9 @@
  * figures are taken on that build and on this one, in alternating turns, in the same run.
  *
  * Exits non-zero when a goal of issue 14 is missed (Redis creates at c=64 >= 0.6x Express,
- * p99 < 25 ms, <= 130 us API server CPU per create; a Redis list of 10,000 < 60 ms; every one of
+ * p99 < 25 ms, <= 130 us API server CPU per create, judged on the default configuration on Redis,
+ * N workers; the 1-worker figures against the goals are printed beside them but do not set the
+ * exit code; a Redis list of 10,000 < 60 ms; every one of
  * 1,000 watchers sees a create within 50 ms at p99, none missed), unless `--report-only` (or
  * BENCH_REPORT_ONLY=1). `--creates-only` skips the list and watch figures, `--skip-creates` the
  * creates table, `--skip-100k` the page at 100,000 events (and the fill to it);
@@ -24,12 +28,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { ADMIN_TOKEN, freePort, startRedisServer, TestApiServer } from '@keel/testing';
 import { barChartSvg } from './support/bar-chart.js';
 import { cpuSeconds } from './support/process-stats.js';
+import { treeCpu, treePids } from './support/server-tree.js';
 import { EVENT, EVENTS_PATH } from './support/bench-event.js';
 import { fanOutMethod, watchFanOut, type FanOutResult } from './support/watch-fanout-1000.js';
 
@@ -52,12 +58,19 @@ interface Load {
   p50: number;
   p99: number;
   errors: number;
-  /** The serving process's CPU time (user + system, all threads) per request, in microseconds. */
+  /** The serving processes' CPU time (user + system, all threads) per request, in microseconds. */
   cpuUs: number;
 }
 
-async function load(url: string, ca: string, connections: number, pid: number | undefined): Promise<Load> {
-  const cpuBefore = cpuSeconds(pid);
+/** `pids` is asked at the start of each run, so a worker that was restarted since is counted. */
+async function load(
+  url: string,
+  ca: string,
+  connections: number,
+  pids: () => readonly number[],
+): Promise<Load> {
+  const serving = pids();
+  const cpuBefore = treeCpu(serving);
   const r = await autocannon({
     url,
     method: 'POST',
@@ -67,7 +80,7 @@ async function load(url: string, ca: string, connections: number, pid: number | 
     body: EVENT,
     tlsOptions: { ca },
   });
-  const cpu = cpuSeconds(pid) - cpuBefore;
+  const cpu = treeCpu(serving) - cpuBefore;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -225,13 +238,30 @@ async function watchFigures(
 
 type Row = readonly [name: string, c: number, load: Load];
 
-type Series = 'bare node https' | 'express https' | 'express+redis' | 'keel memory' | 'keel redis';
+/** Worker processes of the N-workers series on Redis: what `--workers` defaults to there. */
+const WORKERS = availableParallelism();
+const KEEL_REDIS_1 = 'keel redis, 1 worker';
+const KEEL_REDIS_N = `keel redis, ${WORKERS} workers` as const;
+/**
+ * The configuration the exit code judges: Redis with its default worker count (on a one-core
+ * machine that is the single worker, and the N-workers series is not run).
+ */
+const JUDGED = WORKERS > 1 ? KEEL_REDIS_N : KEEL_REDIS_1;
+
+type Series =
+  | 'bare node https'
+  | 'express https'
+  | 'express+redis'
+  | 'keel memory'
+  | typeof KEEL_REDIS_1
+  | typeof KEEL_REDIS_N;
 
 /** The creates table, as markdown rows: what docs/performance.md shows. */
 function printCreates(rows: readonly Row[]): void {
   const find = (name: Series, c: number) => rows.find(([n, rc]) => n === name && rc === c)?.[2];
   console.log(
-    `creates, ${DURATION_S} s per run, HTTPS + bearer token; CPU is the serving process's user + system time per request:`,
+    `creates, ${DURATION_S} s per run, HTTPS + bearer token; CPU is the serving processes' user + system time per request ` +
+      `(with workers: the primary and all ${WORKERS} workers summed):`,
   );
   console.log('| server | c | creates/s | p50 ms | p99 ms | CPU us/create | x express | x express+redis |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -251,6 +281,35 @@ function printCreates(rows: readonly Row[]): void {
   );
 }
 
+/** The creates goals of issue 14 that `series` missed at c=64, worded for the report. */
+function missedCreateGoals(rows: readonly Row[], series: Series): string[] {
+  const at = (name: Series) => rows.find(([n, c]) => n === name && c === GOAL.concurrency)?.[2];
+  const keel = at(series);
+  const express = at('express https');
+  if (!keel || !express) return [`no ${series} / express run at c=${GOAL.concurrency} (BENCH_CONCURRENCY)`];
+  const missed: string[] = [];
+  const ratio = keel.rps / express.rps;
+  if (!(ratio >= GOAL.ratio)) missed.push(`creates ${fmt(ratio, 2)}x express, goal >= ${GOAL.ratio}x`);
+  if (!(keel.p99 < GOAL.p99Ms)) missed.push(`p99 ${fmt(keel.p99)} ms, goal < ${GOAL.p99Ms} ms`);
+  if (!(keel.cpuUs <= GOAL.cpuUs))
+    missed.push(`${fmt(keel.cpuUs)} us CPU per create, goal <= ${GOAL.cpuUs} us`);
+  if (keel.errors > 0) missed.push(`${keel.errors} failed creates`);
+  return missed;
+}
+
+/** Both Redis configurations against the creates goals; only the judged one sets the exit code. */
+function printCreateGoals(rows: readonly Row[]): void {
+  const series: Series[] = WORKERS > 1 ? [KEEL_REDIS_1, KEEL_REDIS_N] : [KEEL_REDIS_1];
+  for (const name of series) {
+    const missed = missedCreateGoals(rows, name);
+    console.log(
+      `creates goals at c=${GOAL.concurrency}, ${name}` +
+        (name === JUDGED ? ' (the default on Redis; sets the exit code)' : ' (reported only)') +
+        `: ${missed.length ? `missed: ${missed.join('; ')}` : 'all met'}`,
+    );
+  }
+}
+
 /** The goals of issue 14 the run missed, worded for the report; empty when all are met. */
 function missedGoals(
   rows: readonly Row[],
@@ -258,19 +317,7 @@ function missedGoals(
   fanOut: FanOutResult | undefined,
 ): string[] {
   const missed: string[] = [];
-  if (!SKIP_CREATES) {
-    const at = (name: Series) => rows.find(([n, c]) => n === name && c === GOAL.concurrency)?.[2];
-    const keel = at('keel redis');
-    const express = at('express https');
-    if (!keel || !express)
-      return [`no keel redis / express run at c=${GOAL.concurrency} (BENCH_CONCURRENCY)`];
-    const ratio = keel.rps / express.rps;
-    if (!(ratio >= GOAL.ratio)) missed.push(`creates ${fmt(ratio, 2)}x express, goal >= ${GOAL.ratio}x`);
-    if (!(keel.p99 < GOAL.p99Ms)) missed.push(`p99 ${fmt(keel.p99)} ms, goal < ${GOAL.p99Ms} ms`);
-    if (!(keel.cpuUs <= GOAL.cpuUs))
-      missed.push(`${fmt(keel.cpuUs)} us CPU per create, goal <= ${GOAL.cpuUs} us`);
-    if (keel.errors > 0) missed.push(`${keel.errors} failed creates`);
-  }
+  if (!SKIP_CREATES) missed.push(...missedCreateGoals(rows, JUDGED).map((m) => `${JUDGED}: ${m}`));
   if (redisList10kMs !== undefined && !(redisList10kMs < GOAL.list10kMs))
     missed.push(`list of 10,000 from Redis ${fmt(redisList10kMs)} ms, goal < ${GOAL.list10kMs} ms`);
   if (fanOut && !(fanOut.p99 < GOAL.watchP99Ms && fanOut.missing === 0))
@@ -284,7 +331,8 @@ function missedGoals(
 
 function writeCharts(rows: readonly Row[]): void {
   mkdirSync(CHARTS, { recursive: true });
-  const shown: Series[] = ['express https', 'express+redis', 'keel memory', 'keel redis'];
+  const shown: Series[] = ['express https', 'express+redis', 'keel memory', KEEL_REDIS_1];
+  if (WORKERS > 1) shown.push(KEEL_REDIS_N);
   const chart = (pick: (l: Load) => number) =>
     shown.map((name) => ({
       name,
@@ -368,29 +416,43 @@ export async function run(): Promise<void> {
 async function createFigures(redisUrl: string, rows: Row[]): Promise<void> {
   const memory = await TestApiServer.start();
   const onRedis = await TestApiServer.start({ redisUrl });
-  await Promise.all([memory.ready(), onRedis.ready()]);
+  // The N workers share one port and one Redis; each is a full server that compiles on its own.
+  const onRedisN =
+    WORKERS > 1
+      ? await TestApiServer.start({ redisUrl, args: [`--workers=${WORKERS}`], startTimeoutMs: 120_000 })
+      : undefined;
+  await Promise.all([memory.ready(), onRedis.ready(), onRedisN?.ready(120_000)]);
   const certDir = join(memory.certDir, 'certs');
   const bare = await startBaseline('bare', certDir);
   const express = await startBaseline('express', certDir);
   const expressRedis = await startBaseline('express-redis', certDir, redisUrl);
-  const targets: [Series, string, string, number | undefined][] = [
-    ['bare node https', bare.url, memory.ca, bare.child.pid],
-    ['express https', express.url, memory.ca, express.child.pid],
-    ['express+redis', expressRedis.url, memory.ca, expressRedis.child.pid],
-    ['keel memory', memory.url, memory.ca, memory.process.child.pid],
-    ['keel redis', onRedis.url, onRedis.ca, onRedis.process.child.pid],
+  const one = (pid: number | undefined) => () => (pid === undefined ? [] : [pid]);
+  const targets: [Series, string, string, () => readonly number[]][] = [
+    ['bare node https', bare.url, memory.ca, one(bare.child.pid)],
+    ['express https', express.url, memory.ca, one(express.child.pid)],
+    ['express+redis', expressRedis.url, memory.ca, one(expressRedis.child.pid)],
+    ['keel memory', memory.url, memory.ca, one(memory.process.child.pid)],
+    [KEEL_REDIS_1, onRedis.url, onRedis.ca, one(onRedis.process.child.pid)],
   ];
+  if (onRedisN) targets.push([KEEL_REDIS_N, onRedisN.url, onRedisN.ca, () => treePids(onRedisN)]);
   try {
     // A first short run on each, so none pays for JIT compilation and first allocations in the figures.
-    for (const [, url, ca, pid] of targets) await load(url + EVENTS_PATH, ca, 16, pid);
+    for (const [, url, ca, pids] of targets) await load(url + EVENTS_PATH, ca, 16, pids);
+    // Without every worker's pid the N-workers CPU figure would count only part of the server.
+    if (onRedisN && treePids(onRedisN).length < WORKERS + 1)
+      console.warn(
+        `${KEEL_REDIS_N}: found ${treePids(onRedisN).length - 1} worker pids; its CPU per create is short`,
+      );
     for (const c of CONCURRENCY)
-      for (const [name, url, ca, pid] of targets)
-        rows.push([name, c, await load(url + EVENTS_PATH, ca, c, pid)]);
+      for (const [name, url, ca, pids] of targets)
+        rows.push([name, c, await load(url + EVENTS_PATH, ca, c, pids)]);
     printCreates(rows);
+    printCreateGoals(rows);
     if (process.argv.includes('--write-chart')) writeCharts(rows);
   } finally {
     await memory.stop();
     await onRedis.stop();
+    await onRedisN?.stop();
     bare.child.kill();
     express.child.kill();
     expressRedis.child.kill();

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
-import { cpuSeconds } from './support/process-stats.js';
+import { treeCpu, treePids } from './support/server-tree.js';
 import { EVENT, EVENTS_PATH } from './support/bench-event.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 3);
@@ -25,21 +25,12 @@ interface Turn {
   readonly errors: number;
 }
 
-/** The primary and every worker it logged starting (restarts included). */
-function treePids(server: TestApiServer): number[] {
-  const workers = [...server.process.stderr.matchAll(/^I\S+ \S+\s+(\d+) \S+\] "Starting Keel API server"/gm)];
-  return [server.process.child.pid ?? -1, ...workers.map((m) => Number(m[1]))];
-}
-
 /** CPU seconds a redis-server has used, from its own INFO. */
 async function redisCpu(port: number): Promise<number> {
   const { stdout } = await promisify(execFile)('redis-cli', ['-p', String(port), 'INFO', 'cpu']);
   const field = (f: string): number => Number(new RegExp(`^${f}:([\\d.]+)`, 'm').exec(stdout)?.[1] ?? NaN);
   return field('used_cpu_sys') + field('used_cpu_user');
 }
-
-const treeCpu = (pids: readonly number[]) =>
-  pids.map((p) => cpuSeconds(p)).reduce((a, x) => a + (Number.isNaN(x) ? 0 : x), 0);
 
 async function turn(server: TestApiServer, redisPort: number, duration: number): Promise<Turn> {
   const pids = treePids(server);

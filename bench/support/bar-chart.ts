@@ -8,7 +8,7 @@ export interface BarChart {
   readonly note?: string;
 }
 
-const COLOURS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759'];
+const COLOURS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1'];
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -25,7 +25,10 @@ export function barChartSvg(chart: BarChart): string {
   const left = 70;
   const right = 20;
   const top = 40;
-  const bottom = chart.note ? 90 : 70;
+  // Past four series the legend takes two rows, so longer names do not run into each other.
+  const perRow = chart.series.length <= 4 ? chart.series.length : Math.ceil(chart.series.length / 2);
+  const legendRows = Math.ceil(chart.series.length / Math.max(1, perRow));
+  const bottom = (chart.note ? 90 : 70) + (legendRows - 1) * 16;
   const plotW = width - left - right;
   const plotH = height - top - bottom;
   const max = niceMax(Math.max(...chart.series.flatMap((s) => s.values)));
@@ -62,8 +65,8 @@ export function barChartSvg(chart: BarChart): string {
     );
   });
   chart.series.forEach((s, i) => {
-    const x = left + i * Math.min(200, plotW / chart.series.length);
-    const ly = top + plotH + 40;
+    const x = left + (i % perRow) * Math.min(200, plotW / perRow);
+    const ly = top + plotH + 40 + Math.floor(i / perRow) * 16;
     out.push(
       `<rect x="${x}" y="${ly - 10}" width="12" height="12" fill="${COLOURS[i % COLOURS.length]}"/>`,
       `<text x="${x + 18}" y="${ly}">${esc(s.name)}</text>`,
@@ -71,7 +74,7 @@ export function barChartSvg(chart: BarChart): string {
   });
   if (chart.note)
     out.push(
-      `<text x="${left}" y="${top + plotH + 66}" font-size="10" fill="#555">${esc(chart.note)}</text>`,
+      `<text x="${left}" y="${top + plotH + 66 + (legendRows - 1) * 16}" font-size="10" fill="#555">${esc(chart.note)}</text>`,
     );
   out.push('</svg>', '');
   return out.join('\n');

@@ -1,0 +1,13 @@
+/** The processes one API server runs as (the primary and its `--workers`), and their CPU time. */
+import type { TestApiServer } from '@keel/testing';
+import { cpuSeconds } from './process-stats.js';
+
+/** The primary and every worker it logged starting (restarts included). */
+export function treePids(server: TestApiServer): number[] {
+  const workers = [...server.process.stderr.matchAll(/^I\S+ \S+\s+(\d+) \S+\] "Starting Keel API server"/gm)];
+  return [server.process.child.pid ?? -1, ...workers.map((m) => Number(m[1]))];
+}
+
+/** CPU seconds (user + system) the processes have used so far; one that has exited counts 0. */
+export const treeCpu = (pids: readonly number[]): number =>
+  pids.map((p) => cpuSeconds(p)).reduce((a, x) => a + (Number.isNaN(x) ? 0 : x), 0);
