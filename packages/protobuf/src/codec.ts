@@ -79,7 +79,12 @@ export class Codec {
         continue;
       }
       const v = json[f.json];
-      if (v === undefined || v === null) continue;
+      if (v === undefined) continue;
+      if (v === null) {
+        // A pointer's null is nil (left out); a non-pointer's is its zero value, which Go writes.
+        if (f.dropZero && f.wire?.zero && !f.repeated && !f.map) out[f.proto] = f.wire.zero;
+        continue;
+      }
       if (f.map) {
         const entries: Json = {};
         for (const [k, item] of Object.entries(v as Json)) {
