@@ -124,6 +124,19 @@ describe('@keel/protobuf', () => {
       spec: { replicas: 0, selector: {} },
       status: {},
     });
+    // No items on the wire is Go's nil slice: JSON's null where the field has no omitempty
+    // (ClusterRole.rules, `json:"rules"`), left out where it has (ObjectMeta.finalizers).
+    const role = envelope(
+      'rbac.authorization.k8s.io/v1',
+      'ClusterRole',
+      new Msg().msg(1, new Msg().string(1, 'aggregated')),
+    );
+    expect(pb.decode(role)).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'aggregated' },
+      rules: null,
+    });
   });
 
   it('refuses what is not a decodable object with the reason', async () => {

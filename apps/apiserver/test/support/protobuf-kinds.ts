@@ -326,6 +326,8 @@ export function kindFixtures(ns: string): Record<string, Json> {
       spec: {
         drivers: [
           { name: 'pb.csi.example', nodeID: 'n-1', topologyKeys: ['zone'], allocatable: { count: 8 } },
+          // topologyKeys has no omitempty: its absence is Go's nil slice, JSON's null.
+          { name: 'other.csi.example', nodeID: 'n-1' },
         ],
       },
     },
