@@ -67,7 +67,7 @@ function rulesSorted(review: Json): Json {
   if (!status) return review;
   const sort = (rules: unknown) =>
     Array.isArray(rules)
-      ? [...rules].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
+      ? [...(rules as unknown[])].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
       : rules;
   return {
     ...review,
