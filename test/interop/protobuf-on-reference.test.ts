@@ -186,6 +186,20 @@ describe('protobuf against the reference kube-apiserver 1.20.2', () => {
     expect(checked.length).toBeGreaterThan(25);
   });
 
+  it('writes discovery in protobuf as Keel decodes to its JSON', async () => {
+    for (const path of [
+      '/api',
+      '/api/v1',
+      '/apis',
+      '/apis/apps',
+      '/apis/apps/v1',
+      '/apis/storage.k8s.io/v1',
+    ]) {
+      const json = await getJson(path);
+      expect(await getProtobuf(path), path).toEqual({ apiVersion: '', ...json });
+    }
+  });
+
   it('answers the reviews alike to JSON and to Keel-encoded protobuf bodies', async () => {
     const fixtures = reviewFixtures(NS);
     for (const key of kindsBothServe(fixtures)) {

@@ -83,6 +83,32 @@ describe('protobuf responses and request bodies', () => {
     expect((await send('GET', `/api/v1/namespaces/${ns}/configmaps/never`)).status).toBe(404);
   });
 
+  it('serves discovery in protobuf as upstream: the meta/v1 message, typed as its JSON document', async () => {
+    const pb = await loadProtobuf();
+    for (const [path, apiVersion, kind] of [
+      ['/api', '', 'APIVersions'],
+      ['/api/v1', '', 'APIResourceList'],
+      ['/apis', 'v1', 'APIGroupList'],
+      ['/apis/apps', 'v1', 'APIGroup'],
+      ['/apis/apps/v1', 'v1', 'APIResourceList'],
+    ] as const) {
+      // client-go's Accept when it speaks protobuf: the content type, then anything.
+      const res = await send('GET', path, { accept: `${PROTOBUF}, */*` });
+      expect([path, res.status, res.type]).toEqual([path, 200, PROTOBUF]);
+      const envelope = unwrap(res.body);
+      expect([envelope.apiVersion ?? '', envelope.kind]).toEqual([apiVersion, kind]);
+      const json = JSON.parse(
+        (await send('GET', path, { accept: 'application/json' })).body.toString(),
+      ) as Json;
+      expect(pb.decode(res.body)).toEqual({ apiVersion: '', ...json });
+    }
+    const refused = await send('GET', '/apis', { accept: 'text/plain' });
+    expect([refused.status, (JSON.parse(refused.body.toString()) as Json)['message']]).toEqual([
+      406,
+      `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF}`,
+    ]);
+  });
+
   it('answers errors with a protobuf Status when the client asked for protobuf', async () => {
     for (const path of [`/api/v1/namespaces/${ns}/pods/missing`, '/api/v1/frobnicators']) {
       const res = await send('GET', path, { accept: `${PROTOBUF}, application/json` });
