@@ -38,7 +38,7 @@ export interface DecodeOptions {
 }
 
 interface Context {
-  /** The innermost Go struct around the current field. */
+  /** The Go type of the innermost struct around the current field (named by structName in errors). */
   struct: string;
   /** JSON names from the root to the current field, as Go's error context keeps them. */
   readonly stack: string[];
@@ -58,7 +58,7 @@ export function decodeWire(
   spec: StructSpec,
   options: DecodeOptions = {},
 ): WireDecoded {
-  const ctx: Context = { struct: structName(spec.goType), stack: [], saved: undefined, unknown: [], options };
+  const ctx: Context = { struct: spec.goType, stack: [], saved: undefined, unknown: [], options };
   const value = decodeStruct(body, spec, ctx, '');
   if (ctx.saved !== undefined) throw new WireDecodeError(ctx.saved);
   return { value, unknownFields: ctx.unknown };
@@ -77,7 +77,7 @@ function structName(goType: string): string {
 }
 
 function typeMessage(ctx: Context, value: string, goType: string): string {
-  return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.stack.join('.')} of type ${goType}`;
+  return `json: cannot unmarshal ${value} into Go struct field ${structName(ctx.struct)}.${ctx.stack.join('.')} of type ${goType}`;
 }
 
 /** Go keeps the first type error and goes on decoding. */
@@ -99,6 +99,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const hasMembers = (spec: WireSpec): boolean => spec.t === 'struct' || spec.t === 'list' || spec.t === 'map';
 const isCollection = (spec: WireSpec): boolean => spec.t === 'list' || spec.t === 'map';
 const isScalar = (spec: WireSpec): boolean => ['string', 'bytes', 'int', 'bool', 'quantity'].includes(spec.t);
 
@@ -113,10 +114,25 @@ function dropped(spec: WireSpec, v: unknown, options: DecodeOptions): boolean {
 
 /** storeUnomittedZeros: the non-omitempty scalars the body did not set. */
 function fillUnomitted(out: Record<string, unknown>, spec: StructSpec): void {
-  for (const [key, fieldSpec] of Object.entries(spec.fields)) {
-    if (fieldSpec.always && isScalar(fieldSpec) && !Object.hasOwn(out, key))
-      setOwn(out, key, zeroOf(fieldSpec));
+  for (const [key, fieldSpec] of unomittedScalars(spec)) {
+    if (!Object.hasOwn(out, key)) setOwn(out, key, zeroOf(fieldSpec));
   }
+}
+
+/**
+ * The non-omitempty scalar fields of each schema, found once: every struct of every body is
+ * filled from them. Schemas are constants, so a schema's list never changes (nothing to
+ * invalidate); the WeakMap lets a schema built at run time (a CRD's) go with its list.
+ */
+const unomittedLists = new WeakMap<StructSpec, [string, WireSpec][]>();
+
+function unomittedScalars(spec: StructSpec): [string, WireSpec][] {
+  let list = unomittedLists.get(spec);
+  if (!list) {
+    list = Object.entries(spec.fields).filter(([, f]) => f.always === true && isScalar(f));
+    unomittedLists.set(spec, list);
+  }
+  return list;
 }
 
 function decodeStruct(
@@ -126,15 +142,18 @@ function decodeStruct(
   jsonPath: string,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, rawValue] of Object.entries(obj)) {
-    const childPath = jsonPath ? `${jsonPath}.${key}` : key;
+  for (const key of Object.keys(obj)) {
+    const rawValue = obj[key];
     const fieldSpec = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
+    // Only unknown fields and values with members below them need their path.
+    const childPath = !fieldSpec || hasMembers(fieldSpec) ? (jsonPath ? `${jsonPath}.${key}` : key) : '';
     if (!fieldSpec) {
       ctx.unknown.push(childPath);
       continue;
     }
-    const [outerStruct, depth] = [ctx.struct, ctx.stack.length];
-    ctx.struct = structName(spec.goType);
+    const outerStruct = ctx.struct;
+    const depth = ctx.stack.length;
+    ctx.struct = spec.goType;
     ctx.stack.push(key);
     const decoded = decodeValue(rawValue, fieldSpec, ctx, childPath);
     ctx.struct = outerStruct;
@@ -253,7 +272,7 @@ function decodeMap(
   if (!isObject(raw)) return typeError(ctx, jsonKind(raw), spec.goType);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
-    const valuePath = `${jsonPath}[${k}]`;
+    const valuePath = hasMembers(spec.value) ? `${jsonPath}[${k}]` : '';
     const decoded =
       v === null ? storedZero(spec.value, ctx, valuePath) : decodeValue(v, spec.value, ctx, valuePath);
     if (decoded !== undefined) setOwn(out, k, decoded);
@@ -269,7 +288,7 @@ function decodeList(
 ): unknown[] | undefined {
   if (!Array.isArray(raw)) return typeError(ctx, jsonKind(raw), spec.goType);
   return raw.map((item: unknown, i) => {
-    const itemPath = `${jsonPath}[${i}]`;
+    const itemPath = hasMembers(spec.item) ? `${jsonPath}[${i}]` : '';
     const decoded = decodeValue(item, spec.item, ctx, itemPath);
     // A null (or failed) element still takes its slot, holding the zero value.
     return decoded !== undefined ? decoded : storedZero(spec.item, ctx, itemPath);

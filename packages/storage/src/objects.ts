@@ -25,7 +25,9 @@ export function encodeObject(obj: unknown, key: string): string {
     throw invalidObject(`metadata of ${key} must be a JSON object`, key);
   let text: string | undefined;
   try {
-    text = JSON.stringify(meta === undefined ? obj : { ...obj, metadata: withoutResourceVersion(meta) });
+    // Without a resourceVersion to drop the object is written as it is, not copied first.
+    const plain = meta === undefined || meta['resourceVersion'] === undefined;
+    text = JSON.stringify(plain ? obj : { ...obj, metadata: withoutResourceVersion(meta) });
   } catch (err) {
     throw invalidObject(
       `object for ${key} is not JSON-serialisable: ${err instanceof Error ? err.message : String(err)}`,

@@ -26,7 +26,11 @@ export function isPlainObject(v: unknown): v is Wire {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export const isEmpty = (o: object): boolean => Object.keys(o).length === 0;
+/** No own enumerable keys (Object.keys(o).length === 0 without building the array). */
+export function isEmpty(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
+}
 
 export function asSet(v: unknown): JsonObject {
   return isPlainObject(v) ? (v as JsonObject) : {};
@@ -34,18 +38,25 @@ export function asSet(v: unknown): JsonObject {
 
 /** The FieldsV1 set of a wire object: `f:<name>` for every field set, recursing into maps. */
 export function fieldSet(obj: Wire, top = true): JsonObject {
+  return fieldSetOf(obj, top, undefined);
+}
+
+// Keys and values read in place (no entry arrays, no filtered copy of metadata): this runs over
+// every object a write records in managedFields.
+function fieldSetOf(obj: Wire, top: boolean, skip: ReadonlySet<string> | undefined): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(obj)) {
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
     if (top && (k === 'apiVersion' || k === 'kind')) continue;
+    if (skip?.has(k)) continue;
     if (v === null || v === undefined) continue;
     if (top && k === 'metadata' && typeof v === 'object') {
-      const meta = Object.fromEntries(Object.entries(v).filter(([mk]) => !SERVER_OWNED_META.has(mk)));
-      const set = fieldSet(meta, false);
+      const set = fieldSetOf(v as Wire, false, SERVER_OWNED_META);
       if (!isEmpty(set)) out['f:metadata'] = set;
       continue;
     }
     if (isPlainObject(v)) {
-      const nested = fieldSet(v, false);
+      const nested = fieldSetOf(v, false, undefined);
       out[`f:${k}`] = !isEmpty(nested) ? nested : {};
     } else {
       out[`f:${k}`] = {};
@@ -86,6 +97,63 @@ export function intersect(set: JsonObject, keep: JsonObject): JsonObject {
       continue;
     }
     const sub = intersect(owned, asSet(keep[k]));
+    if (!isEmpty(sub)) out[k] = sub;
+  }
+  return out;
+}
+
+/** Whether fieldSet would give `obj` (not a whole object) any field, `skip` aside. */
+function hasManagedField(obj: Wire, skip: ReadonlySet<string>): boolean {
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (!skip.has(k) && v !== null && v !== undefined) return true;
+  }
+  return false;
+}
+
+/**
+ * `intersect(set, fieldSet(obj))` for a set of `f:` keys (as fieldSet makes them) without
+ * building the field set of `obj`: `set` restricted to the fields the wire object has (`top`:
+ * `obj` is a whole object, whose apiVersion, kind and server-owned metadata no set has).
+ */
+export function intersectWire(set: JsonObject, obj: Wire, top = true): JsonObject {
+  return intersectWireOf(set, obj, top, undefined);
+}
+
+function intersectWireOf(
+  set: JsonObject,
+  obj: Wire,
+  top: boolean,
+  skip: ReadonlySet<string> | undefined,
+): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(set)) {
+    // Every key of a FieldsV1 set made by fieldSet is `f:<name>`; others are in no wire object.
+    if (!k.startsWith('f:')) continue;
+    const name = k.slice(2);
+    if (!Object.hasOwn(obj, name)) continue;
+    const v = obj[name];
+    if (top && (name === 'apiVersion' || name === 'kind')) continue;
+    if (skip?.has(name)) continue;
+    if (v === null || v === undefined) continue;
+    const owned = asSet(set[k]);
+    if (top && name === 'metadata' && typeof v === 'object') {
+      // fieldSet leaves f:metadata out when none of its fields is the managers'.
+      if (isEmpty(owned)) {
+        if (hasManagedField(v as Wire, SERVER_OWNED_META)) out[k] = {};
+        continue;
+      }
+      const sub = intersectWireOf(owned, v as Wire, false, SERVER_OWNED_META);
+      if (!isEmpty(sub)) out[k] = sub;
+      continue;
+    }
+    if (isEmpty(owned)) {
+      out[k] = {};
+      continue;
+    }
+    // Below a scalar or a list the object's set is a leaf: nothing owned under it is kept.
+    if (!isPlainObject(v)) continue;
+    const sub = intersectWireOf(owned, v, false, undefined);
     if (!isEmpty(sub)) out[k] = sub;
   }
   return out;

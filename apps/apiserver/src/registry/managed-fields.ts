@@ -5,6 +5,7 @@ import {
   commonLeaves,
   fieldSet,
   intersect,
+  intersectWire,
   isEmpty,
   leafPaths,
   subtract,
@@ -98,11 +99,19 @@ export function applyConflictError(conflicts: readonly Conflict[]): StatusError 
   });
 }
 
-/** What one API version sees of the write: the fields present after it, and those it added or changed. */
+/**
+ * What one API version sees of the write: the object after it, the fields it added or changed,
+ * and (only when another manager's entry needs it) the fields present after it.
+ */
 interface VersionView {
-  readonly present: JsonObject;
+  readonly after: Wire;
+  present: JsonObject | undefined;
   readonly changed: JsonObject;
   readonly created: boolean;
+}
+
+function presentIn(v: VersionView): JsonObject {
+  return (v.present ??= fieldSet(v.after));
 }
 
 /**
@@ -159,7 +168,8 @@ export function recordManager(
     if (!v) {
       const { before, after } = w.wireIn(apiVersion);
       v = {
-        present: fieldSet(after),
+        after,
+        present: undefined,
         changed: before ? fieldSet(changedPart(before, after)) : {},
         created: before === undefined,
       };
@@ -168,17 +178,21 @@ export function recordManager(
     return v;
   };
   const own = viewOf(w.apiVersion);
-  const selfKey = managerKey({ manager: w.manager, operation: w.operation, apiVersion: w.apiVersion });
+  // A create starts from no entries: no key to build.
+  const selfKey =
+    entries.length > 0
+      ? managerKey({ manager: w.manager, operation: w.operation, apiVersion: w.apiVersion })
+      : '';
   const self = entries.find((e) => managerKey(e) === selfKey);
   const conflicts: Conflict[] = [];
   const others: ManagedFieldsEntry[] = [];
   for (const e of entries) {
     if (e === self) continue;
-    const { present, changed } = viewOf(e.apiVersion || w.apiVersion);
+    const view = viewOf(e.apiVersion || w.apiVersion);
     const set = asSet(e.fieldsV1);
-    const clash = commonLeaves(set, changed);
+    const clash = commonLeaves(set, view.changed);
     if (!isEmpty(clash)) conflicts.push({ entry: e, paths: leafPaths(clash) });
-    const rest = subtract(intersect(set, present), changed);
+    const rest = subtract(intersect(set, presentIn(view)), view.changed);
     if (!isEmpty(rest)) others.push({ ...e, fieldsV1: rest });
   }
   if (w.operation === 'Apply' && conflicts.length > 0 && !w.force) throw applyConflictError(conflicts);
@@ -189,9 +203,15 @@ export function recordManager(
     ...(w.manager !== '' ? { manager: w.manager } : {}),
     operation: w.operation,
     apiVersion: w.apiVersion,
-    time: w.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    // toISOString always ends in `.sssZ`: seconds precision, as metav1.Time writes it.
+    time: `${w.now.toISOString().slice(0, -5)}Z`,
     fieldsType: 'FieldsV1',
-    fieldsV1: intersect(owned, own.present),
+    // Without other entries in this version (a create) the set is restricted by the object
+    // itself rather than by a field set built from all of it; `owned` then came from fieldSet.
+    fieldsV1:
+      own.present !== undefined || self !== undefined
+        ? intersect(owned, presentIn(own))
+        : intersectWire(owned, own.after),
   };
   const kept = isEmpty(asSet(entry.fieldsV1)) ? others : [...others, entry];
   obj.metadata.managedFields = kept.sort(entryOrder);

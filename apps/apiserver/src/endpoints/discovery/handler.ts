@@ -160,6 +160,12 @@ export function discoveryHandler(
 ): RequestHandler {
   const service = new DiscoveryService(groups, options);
   return function discovery(req, res, next) {
+    // Only GET and HEAD are served here: every other request (each write) passes on without
+    // its URL being parsed.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      next();
+      return;
+    }
     const url = requestURL(req.originalUrl || req.url);
     if (!service.handle(req, res, url)) next();
   };

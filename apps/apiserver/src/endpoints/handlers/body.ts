@@ -69,13 +69,27 @@ const OBJECT_TYPES = ['application/json', 'application/yaml'];
  * Decodes a JSON, YAML or protobuf object body (create, update, subresources, delete options)
  * into the JSON wire form, which then takes the one decode path every body takes.
  */
-export async function decodeObjectBody(req: IncomingMessage, body: Buffer, kind: string): Promise<unknown> {
-  const obj = await decodeByMediaType(req, body, kind);
-  auditRequestObject(req, obj);
-  return obj;
+export function decodeObjectBody(req: IncomingMessage, body: Buffer, kind: string): Promise<unknown> {
+  // JSON and YAML decode synchronously: only protobuf (whose codec may still be loading) waits,
+  // so the others cost no async frames on every write. A failure is a rejection either way.
+  let decoded: unknown;
+  try {
+    decoded = decodeByMediaType(req, body, kind);
+  } catch (err) {
+    // The decoders throw StatusErrors (and Errors from the parsers), so this wraps nothing.
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+  if (decoded instanceof Promise)
+    return decoded.then((obj: unknown) => {
+      auditRequestObject(req, obj);
+      return obj;
+    });
+  auditRequestObject(req, decoded);
+  return Promise.resolve(decoded);
 }
 
-async function decodeByMediaType(req: IncomingMessage, body: Buffer, kind: string): Promise<unknown> {
+/** The body in JSON wire form; a promise only for protobuf. */
+function decodeByMediaType(req: IncomingMessage, body: Buffer, kind: string): unknown {
   const type = mediaType(req);
   if (type === '' || type === 'application/json' || type === '*/*') return parseObjectJson(body, kind);
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml')

@@ -63,8 +63,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** The members of `sent` that `kept` still has, recursively through objects. */
 function keptPart(sent: Record<string, unknown>, kept: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(sent)) {
+  for (const k of Object.keys(sent)) {
     if (!Object.hasOwn(kept, k)) continue;
+    const v = sent[k];
     const kv = kept[k];
     out[k] = isPlainObject(v) && isPlainObject(kv) ? keptPart(v, kv) : v;
   }

@@ -194,6 +194,12 @@ function redirect(res: ServerResponse, location: string): void {
 export function openapiHandler(views: readonly OpenAPIView[], options: OpenAPIOptions = {}): RequestHandler {
   const service = new OpenAPIService(views, options);
   return function openapi(req, res, next) {
+    // Only GET and HEAD are served here: every other request (each write) passes on without
+    // its URL being parsed.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      next();
+      return;
+    }
     const url = requestURL(req.originalUrl || req.url);
     if (!service.handle(req, res, url)) next();
   };
