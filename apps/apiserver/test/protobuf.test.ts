@@ -419,6 +419,19 @@ describe('protobuf responses and request bodies', () => {
     expect(compared).toBeGreaterThan(50);
   });
 
+  it('reads a chunked protobuf DeleteOptions body (no Content-Length), as client-go may send one', async () => {
+    await create(server, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'chunked' } });
+    const pb = await loadProtobuf();
+    // dryRun=[All] is only in the body: the object staying proves the body was read.
+    const res = await send('DELETE', `/api/v1/namespaces/${ns}/configmaps/chunked`, {
+      body: pb.encode({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'] }),
+      chunked: true,
+      accept: 'application/json',
+    });
+    expect(res.status, res.body.toString()).toBe(200);
+    expect((await send('GET', `/api/v1/namespaces/${ns}/configmaps/chunked`)).status).toBe(200);
+  });
+
   it('refuses a protobuf body that is not a decodable object (400) and a protobuf patch (415)', async () => {
     const bad = await send('POST', `/api/v1/namespaces/${ns}/configmaps`, {
       body: Buffer.from('k8s\0\x0a\x05ab'),

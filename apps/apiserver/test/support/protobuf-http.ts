@@ -22,9 +22,11 @@ export interface BytesOptions {
   readonly contentType?: string;
   /** Bearer token. @default ADMIN_TOKEN */
   readonly token?: string;
+  /** Send the body in chunks (Transfer-Encoding: chunked), without a Content-Length. */
+  readonly chunked?: boolean;
 }
 
-/** One request (as the admin unless told); the body is sent with its Content-Length. */
+/** One request (as the admin unless told); the body is sent with its Content-Length unless chunked. */
 export function sendBytes(
   server: TestApiServer,
   method: string,
@@ -36,7 +38,8 @@ export function sendBytes(
     if (opts.accept !== undefined) headers['accept'] = opts.accept;
     if (opts.body !== undefined) {
       headers['content-type'] = opts.contentType ?? PROTOBUF;
-      headers['content-length'] = String(Buffer.byteLength(opts.body));
+      if (opts.chunked) headers['transfer-encoding'] = 'chunked';
+      else headers['content-length'] = String(Buffer.byteLength(opts.body));
     }
     const req = httpsRequest(server.url + path, { method, headers, ca: server.ca }, (res) => {
       const chunks: Buffer[] = [];
@@ -51,7 +54,12 @@ export function sendBytes(
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(opts.body);
+    if (opts.chunked && opts.body !== undefined) {
+      const body = Buffer.from(opts.body);
+      const half = Math.floor(body.length / 2);
+      req.write(body.subarray(0, half));
+      req.end(body.subarray(half));
+    } else req.end(opts.body);
   });
 }
 
