@@ -4,94 +4,20 @@
  * binding, delete options) and content negotiation. Bodies are built and read by field
  * number (packages/protobuf/src/testing/wire.ts), not through Keel's own mapping.
  */
-import { request as httpsRequest } from 'node:https';
-import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProtobuf } from '@keel/protobuf';
 import { all, at, envelope, map, Msg, str, unwrap } from '@keel/protobuf/testing';
-import { ADMIN_TOKEN, TestApiServer } from '@keel/testing';
+import { TestApiServer } from '@keel/testing';
 import { create, newNamespace, nodeBody, podBody, type Json } from './support/core.js';
-
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-
-function withoutNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutNulls);
-  if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(
-    Object.entries(v)
-      .filter(([, x]) => x !== null)
-      .map(([k, x]) => [k, withoutNulls(x)]),
-  );
-}
-
-interface RawResponse {
-  readonly status: number;
-  readonly type: string;
-  readonly body: Buffer;
-}
+import { PROTOBUF, protobufWatch, sendBytes, type BytesOptions } from './support/protobuf-http.js';
 
 describe('protobuf responses and request bodies', () => {
   let server: TestApiServer;
   let ns: string;
 
-  function send(
-    method: string,
-    path: string,
-    opts: { accept?: string; body?: Buffer | string; contentType?: string } = {},
-  ): Promise<RawResponse> {
-    return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` };
-      if (opts.accept !== undefined) headers['accept'] = opts.accept;
-      if (opts.body !== undefined) {
-        headers['content-type'] = opts.contentType ?? PROTOBUF;
-        headers['content-length'] = String(Buffer.byteLength(opts.body));
-      }
-      const req = httpsRequest(server.url + path, { method, headers, ca: server.ca }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            type: String(res.headers['content-type']),
-            body: Buffer.concat(chunks),
-          }),
-        );
-      });
-      req.on('error', reject);
-      req.end(opts.body);
-    });
-  }
-
-  /** The watch response, its frames collected as they arrive. */
-  function watch(
-    path: string,
-  ): Promise<{ res: IncomingMessage; frames: Buffer[]; next: () => Promise<Buffer> }> {
-    return new Promise((resolve, reject) => {
-      const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, accept: PROTOBUF };
-      const req = httpsRequest(server.url + path, { headers, ca: server.ca }, (res) => {
-        let pending = Buffer.alloc(0);
-        const frames: Buffer[] = [];
-        const waiters: (() => void)[] = [];
-        res.on('data', (c: Buffer) => {
-          pending = Buffer.concat([pending, c]);
-          while (pending.length >= 4 && pending.length >= 4 + pending.readUInt32BE(0)) {
-            const len = pending.readUInt32BE(0);
-            frames.push(pending.subarray(4, 4 + len));
-            pending = pending.subarray(4 + len);
-          }
-          waiters.splice(0).forEach((w) => w());
-        });
-        let read = 0;
-        const next = async (): Promise<Buffer> => {
-          while (frames.length <= read) await new Promise<void>((r) => waiters.push(r));
-          return frames[read++] as Buffer;
-        };
-        resolve({ res, frames, next });
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  }
+  const send = (method: string, path: string, opts: BytesOptions = {}) =>
+    sendBytes(server, method, path, opts);
+  const watch = (path: string) => protobufWatch(server, path);
 
   beforeAll(async () => {
     server = await TestApiServer.start();
@@ -104,22 +30,7 @@ describe('protobuf responses and request bodies', () => {
 
   it('answers a filter error (401) in protobuf even before the codec has loaded', async () => {
     // The first protobuf request of this server: written once the codec has loaded.
-    const res = await new Promise<RawResponse>((resolve, reject) => {
-      const headers = { authorization: 'Bearer nobody', accept: PROTOBUF };
-      const req = httpsRequest(`${server.url}/api/v1/namespaces`, { headers, ca: server.ca }, (m) => {
-        const chunks: Buffer[] = [];
-        m.on('data', (c: Buffer) => chunks.push(c));
-        m.on('end', () =>
-          resolve({
-            status: m.statusCode ?? 0,
-            type: String(m.headers['content-type']),
-            body: Buffer.concat(chunks),
-          }),
-        );
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const res = await send('GET', '/api/v1/namespaces', { token: 'nobody', accept: PROTOBUF });
     expect([res.status, res.type]).toEqual([401, PROTOBUF]);
     const { kind, raw } = unwrap(res.body);
     expect([kind, str(raw, 4), at(raw, 6)]).toEqual(['Status', 'Unauthorized', 401]);
@@ -170,6 +81,32 @@ describe('protobuf responses and request bodies', () => {
     });
     expect(create406.status).toBe(406);
     expect((await send('GET', `/api/v1/namespaces/${ns}/configmaps/never`)).status).toBe(404);
+  });
+
+  it('serves discovery in protobuf as upstream: the meta/v1 message, typed as its JSON document', async () => {
+    const pb = await loadProtobuf();
+    for (const [path, apiVersion, kind] of [
+      ['/api', '', 'APIVersions'],
+      ['/api/v1', '', 'APIResourceList'],
+      ['/apis', 'v1', 'APIGroupList'],
+      ['/apis/apps', 'v1', 'APIGroup'],
+      ['/apis/apps/v1', 'v1', 'APIResourceList'],
+    ] as const) {
+      // client-go's Accept when it speaks protobuf: the content type, then anything.
+      const res = await send('GET', path, { accept: `${PROTOBUF}, */*` });
+      expect([path, res.status, res.type]).toEqual([path, 200, PROTOBUF]);
+      const envelope = unwrap(res.body);
+      expect([envelope.apiVersion ?? '', envelope.kind]).toEqual([apiVersion, kind]);
+      const json = JSON.parse(
+        (await send('GET', path, { accept: 'application/json' })).body.toString(),
+      ) as Json;
+      expect(pb.decode(res.body)).toEqual({ apiVersion: '', ...json });
+    }
+    const refused = await send('GET', '/apis', { accept: 'text/plain' });
+    expect([refused.status, (JSON.parse(refused.body.toString()) as Json)['message']]).toEqual([
+      406,
+      `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF}`,
+    ]);
   });
 
   it('answers errors with a protobuf Status when the client asked for protobuf', async () => {
@@ -474,13 +411,25 @@ describe('protobuf responses and request bodies', () => {
         const res = await send('GET', `${gv}/${name}`, { accept: PROTOBUF });
         expect(res.type, `${gv}/${name}`).toBe(PROTOBUF);
         const decoded = pb.decode(res.body);
-        // An empty repeated field is absent on the wire, JSON writes `items: []`; a zero time is
-        // JSON's null (Go writes it for a non-pointer Time) and absent in Keel's decoding.
-        expect({ items: [], ...decoded }, `${gv}/${name}`).toEqual(withoutNulls(json));
+        // No items on the wire decode as Go's nil slice (null); the server's JSON writes `[]`.
+        expect({ ...decoded, items: decoded['items'] ?? [] }, `${gv}/${name}`).toEqual(json);
         compared += (json['items'] as unknown[]).length;
       }
     }
     expect(compared).toBeGreaterThan(50);
+  });
+
+  it('reads a chunked protobuf DeleteOptions body (no Content-Length), as client-go may send one', async () => {
+    await create(server, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'chunked' } });
+    const pb = await loadProtobuf();
+    // dryRun=[All] is only in the body: the object staying proves the body was read.
+    const res = await send('DELETE', `/api/v1/namespaces/${ns}/configmaps/chunked`, {
+      body: pb.encode({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'] }),
+      chunked: true,
+      accept: 'application/json',
+    });
+    expect(res.status, res.body.toString()).toBe(200);
+    expect((await send('GET', `/api/v1/namespaces/${ns}/configmaps/chunked`)).status).toBe(200);
   });
 
   it('refuses a protobuf body that is not a decodable object (400) and a protobuf patch (415)', async () => {

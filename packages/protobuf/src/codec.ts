@@ -11,7 +11,10 @@ interface FieldPlan {
   readonly proto: string;
   readonly json: string;
   readonly inline: boolean;
-  /** omitempty on a non-pointer Go field: Go's JSON leaves its zero value out. */
+  /**
+   * omitempty on a non-pointer Go field: Go's JSON leaves its zero value out. Without it, a nil
+   * slice or map (nothing on the wire) is JSON's null.
+   */
   readonly dropZero: boolean;
   readonly repeated: boolean;
   readonly map: boolean;
@@ -79,7 +82,12 @@ export class Codec {
         continue;
       }
       const v = json[f.json];
-      if (v === undefined || v === null) continue;
+      if (v === undefined) continue;
+      if (v === null) {
+        // A pointer's null is nil (left out); a non-pointer's is its zero value, which Go writes.
+        if (f.dropZero && f.wire?.zero && !f.repeated && !f.map) out[f.proto] = f.wire.zero;
+        continue;
+      }
       if (f.map) {
         const entries: Json = {};
         for (const [k, item] of Object.entries(v as Json)) {
@@ -132,13 +140,20 @@ export class Codec {
       }
       if (f.map) {
         const keys = Object.keys(v);
-        if (keys.length === 0) continue;
+        if (keys.length === 0) {
+          if (!f.dropZero) out[f.json] = null;
+          continue;
+        }
         const entries: Json = {};
         for (const k of keys) entries[k] = this.valueToJson(f, (v as Json)[k]);
         out[f.json] = entries;
       } else if (f.repeated) {
         const items = v as unknown[];
-        if (items.length === 0) continue;
+        if (items.length === 0) {
+          // No items on the wire is Go's nil slice: left out under omitempty, else JSON's null.
+          if (!f.dropZero) out[f.json] = null;
+          continue;
+        }
         out[f.json] = items.map((item) => this.valueToJson(f, item));
       } else {
         const j = this.valueToJson(f, v);

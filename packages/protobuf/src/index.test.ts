@@ -5,352 +5,10 @@ import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { loadedProtobuf, loadProtobuf, PROTOBUF_WATCH } from './index.js';
 import { DESCRIPTOR } from './schema.generated.js';
+import { CASES } from './testing/kind-cases.js';
 import { all, at, envelope, fields, map, Msg, str, unwrap } from './testing/wire.js';
 
 type Json = Record<string, unknown>;
-const meta = (name: string, extra: Json = {}): Json => ({
-  name,
-  namespace: 'ns1',
-  uid: 'u-1',
-  resourceVersion: '42',
-  generation: 3,
-  creationTimestamp: '2024-05-06T07:08:09Z',
-  labels: { app: 'web' },
-  ...extra,
-});
-
-/**
- * One object per served kind, each with the field-number path of a value the .proto files give
- * it (read by number below, not through Keel's mapping).
- */
-const CASES: readonly [Json, readonly number[], string | number][] = [
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: meta('p'),
-      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }] },
-    },
-    [2, 10],
-    'n1',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: meta('n1'),
-      spec: { unschedulable: true, podCIDR: '10.0.0.0/24' },
-    },
-    [2, 1],
-    '10.0.0.0/24',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: meta('ns1'),
-      spec: { finalizers: ['kubernetes'] },
-      status: { phase: 'Active' },
-    },
-    [3, 1],
-    'Active',
-  ],
-  [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: meta('cm'), data: { a: '1' }, immutable: true }, [4], 1],
-  [
-    { apiVersion: 'v1', kind: 'Secret', metadata: meta('s'), data: { k: 'AAEC' }, type: 'Opaque' },
-    [3],
-    'Opaque',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: meta('svc'),
-      spec: { type: 'NodePort', ports: [{ port: 80, targetPort: 'http', protocol: 'TCP' }] },
-    },
-    [2, 4],
-    'NodePort',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: meta('svc'),
-      subsets: [{ addresses: [{ ip: '10.0.0.1' }] }],
-    },
-    [2, 1, 1],
-    '10.0.0.1',
-  ],
-  [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta('sa'), automountServiceAccountToken: false },
-    [4],
-    0,
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'PersistentVolume',
-      metadata: meta('pv'),
-      spec: { storageClassName: 'fast', capacity: { storage: '10Gi' }, hostPath: { path: '/d' } },
-    },
-    [2, 6],
-    'fast',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: meta('pvc'),
-      spec: { volumeName: 'pv', accessModes: ['ReadWriteOnce'] },
-    },
-    [2, 3],
-    'pv',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'ReplicationController',
-      metadata: meta('rc'),
-      spec: { replicas: 0, selector: { a: 'b' } },
-    },
-    [2, 1],
-    0,
-  ],
-  [
-    { apiVersion: 'v1', kind: 'ResourceQuota', metadata: meta('q'), spec: { hard: { pods: '10' } } },
-    [2, 1, 1],
-    'pods',
-  ],
-  [
-    { apiVersion: 'v1', kind: 'LimitRange', metadata: meta('lr'), spec: { limits: [{ type: 'Container' }] } },
-    [2, 1, 1],
-    'Container',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: meta('e'),
-      reason: 'Scheduled',
-      count: 2,
-      firstTimestamp: '2024-05-06T07:08:09Z',
-      eventTime: '2024-05-06T07:08:09.123456Z',
-    },
-    [3],
-    'Scheduled',
-  ],
-  [
-    { apiVersion: 'v1', kind: 'Binding', metadata: meta('p'), target: { kind: 'Node', name: 'n1' } },
-    [2, 3],
-    'n1',
-  ],
-  [
-    {
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: meta('rs'),
-      spec: { replicas: 2, selector: { matchLabels: { a: 'b' } } },
-    },
-    [2, 1],
-    2,
-  ],
-  [
-    {
-      apiVersion: 'apps/v1',
-      kind: 'StatefulSet',
-      metadata: meta('ss'),
-      spec: { serviceName: 'db', replicas: 1 },
-    },
-    [2, 5],
-    'db',
-  ],
-  [
-    {
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: meta('pdb'),
-      spec: { minAvailable: 1 },
-    },
-    [2, 1, 2],
-    1,
-  ],
-  [
-    {
-      apiVersion: 'policy/v1beta1',
-      kind: 'PodDisruptionBudget',
-      metadata: meta('pdb'),
-      spec: { maxUnavailable: '50%' },
-    },
-    [2, 3, 3],
-    '50%',
-  ],
-  [
-    {
-      apiVersion: 'policy/v1',
-      kind: 'Eviction',
-      metadata: meta('p'),
-      deleteOptions: { gracePeriodSeconds: 0 },
-    },
-    [2, 1],
-    0,
-  ],
-  [
-    {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: meta('l'),
-      spec: { holderIdentity: 'h', leaseDurationSeconds: 15 },
-    },
-    [2, 1],
-    'h',
-  ],
-  [
-    {
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
-      metadata: meta('e'),
-      reason: 'Scheduled',
-      eventTime: '2024-05-06T07:08:09.123456Z',
-      reportingController: 'sched',
-    },
-    [4],
-    'sched',
-  ],
-  [
-    {
-      apiVersion: 'events.k8s.io/v1beta1',
-      kind: 'Event',
-      metadata: meta('e'),
-      reason: 'R',
-      eventTime: '2024-05-06T07:08:09.000001Z',
-    },
-    [7],
-    'R',
-  ],
-  [
-    {
-      apiVersion: 'storage.k8s.io/v1',
-      kind: 'StorageClass',
-      metadata: meta('sc'),
-      provisioner: 'x.io/p',
-      volumeBindingMode: 'WaitForFirstConsumer',
-    },
-    [7],
-    'WaitForFirstConsumer',
-  ],
-  [
-    {
-      apiVersion: 'storage.k8s.io/v1',
-      kind: 'CSINode',
-      metadata: meta('n1'),
-      spec: { drivers: [{ name: 'd', nodeID: 'n1' }] },
-    },
-    [2, 1, 2],
-    'n1',
-  ],
-  [
-    {
-      apiVersion: 'scheduling.k8s.io/v1',
-      kind: 'PriorityClass',
-      metadata: meta('pc'),
-      value: 1000,
-      preemptionPolicy: 'Never',
-    },
-    [5],
-    'Never',
-  ],
-  [
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: meta('r'),
-      rules: [{ verbs: ['get'], resources: ['pods'] }],
-    },
-    [2, 3],
-    'pods',
-  ],
-  [
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: meta('rb'),
-      roleRef: { kind: 'Role', name: 'r', apiGroup: 'rbac.authorization.k8s.io' },
-    },
-    [3, 3],
-    'r',
-  ],
-  [
-    {
-      apiVersion: 'authorization.k8s.io/v1',
-      kind: 'SubjectAccessReview',
-      metadata: {},
-      spec: { user: 'jane', extra: { s: ['a'] } },
-      status: { allowed: true },
-    },
-    [2, 3],
-    'jane',
-  ],
-  [
-    {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenReview',
-      metadata: {},
-      spec: { token: 't' },
-      status: { authenticated: true, user: { username: 'u' } },
-    },
-    [3, 2, 1],
-    'u',
-  ],
-  [
-    {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      metadata: meta('sa'),
-      spec: { audiences: ['a'], expirationSeconds: 600 },
-    },
-    [2, 4],
-    600,
-  ],
-  [
-    {
-      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
-      kind: 'FlowSchema',
-      metadata: meta('fs'),
-      spec: { matchingPrecedence: 500, priorityLevelConfiguration: { name: 'global' } },
-    },
-    [2, 2],
-    500,
-  ],
-  [
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: meta('w'),
-      webhooks: [{ name: 'w.example.com', sideEffects: 'None' }],
-    },
-    [2, 1],
-    'w.example.com',
-  ],
-  [
-    {
-      apiVersion: 'v1',
-      kind: 'Status',
-      metadata: {},
-      status: 'Failure',
-      message: 'pods "x" not found',
-      reason: 'NotFound',
-      details: { name: 'x', kind: 'pods' },
-      code: 404,
-    },
-    [6],
-    404,
-  ],
-  [
-    { apiVersion: 'apps/v1', kind: 'DeleteOptions', gracePeriodSeconds: 30, propagationPolicy: 'Background' },
-    [4],
-    'Background',
-  ],
-];
 
 function valueAt(raw: Uint8Array, path: readonly number[]): string | number | undefined {
   const v = at(raw, ...path);
@@ -429,9 +87,29 @@ describe('@keel/protobuf', () => {
     expect(pb.decode(pb.encode(lease))).toEqual(lease);
   });
 
-  it('decodes what Go writes: zero values of omitempty fields left out, pointers kept, unknown fields skipped', async () => {
+  it("writes a non-pointer Time's null as Go writes its zero value, and leaves a pointer's out", async () => {
     const pb = await loadProtobuf();
-    // Go's generated Marshal writes every non-pointer field, empty ones too.
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web', deletionTimestamp: null },
+      spec: { template: { metadata: { creationTimestamp: null, labels: { a: 'b' } } } },
+    };
+    const { raw } = unwrap(pb.encode(rs));
+    // ReplicaSet.spec(2).template(3).metadata(1).creationTimestamp(8): present, empty.
+    expect((at(raw, 2, 3, 1, 8) as Uint8Array).length).toBe(0);
+    // ObjectMeta.deletionTimestamp(9) is a *Time: nil, not written.
+    expect(at(raw, 1, 9)).toBeUndefined();
+    expect(pb.decode(pb.encode(rs))).toEqual({ ...rs, metadata: { name: 'web' } });
+    // A client-go Event's `eventTime: null` (MicroTime, non-pointer) comes back as null.
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, eventTime: null, count: 1 };
+    expect(pb.decode(pb.encode(event))).toEqual(event);
+  });
+
+  it('decodes what Go writes: zero values of omitempty fields left out, a zero Time null, pointers kept, unknown fields skipped', async () => {
+    const pb = await loadProtobuf();
+    // Go's generated Marshal writes every non-pointer field, empty ones too; a zero Time is an
+    // empty message, which Go reads as the zero time and its JSON writes as null.
     const meta = new Msg().string(1, 'web').string(2, '').string(3, 'ns1').msg(8, new Msg());
     const spec = new Msg()
       .int(1, 0) // replicas *int32: present, so kept even at 0
@@ -442,9 +120,22 @@ describe('@keel/protobuf', () => {
     expect(pb.decode(body)).toEqual({
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: 'web', namespace: 'ns1' },
+      metadata: { name: 'web', namespace: 'ns1', creationTimestamp: null },
       spec: { replicas: 0, selector: {} },
       status: {},
+    });
+    // No items on the wire is Go's nil slice: JSON's null where the field has no omitempty
+    // (ClusterRole.rules, `json:"rules"`), left out where it has (ObjectMeta.finalizers).
+    const role = envelope(
+      'rbac.authorization.k8s.io/v1',
+      'ClusterRole',
+      new Msg().msg(1, new Msg().string(1, 'aggregated')),
+    );
+    expect(pb.decode(role)).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'aggregated' },
+      rules: null,
     });
   });
 

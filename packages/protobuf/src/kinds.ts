@@ -18,10 +18,15 @@ const GROUP_NAMES: Readonly<Record<string, string>> = {
 
 /**
  * Kinds of meta/v1 that every group version carries (a client sends DeleteOptions with its own
- * group's apiVersion), and the Status any response may be.
+ * group's apiVersion), the Status any response may be, and the discovery documents (typed `v1`,
+ * or without an apiVersion at /api and /api/v1, as upstream writes them).
  */
 const META_KINDS = new Set([
   'Status',
+  'APIVersions',
+  'APIGroupList',
+  'APIGroup',
+  'APIResourceList',
   'DeleteOptions',
   'CreateOptions',
   'UpdateOptions',

@@ -7,8 +7,14 @@ import { Duration } from '@keel/flags';
 export interface WireValue {
   /** The message's fields for a JSON value; undefined leaves the field out. */
   toProto(json: unknown): Record<string, unknown> | undefined;
-  /** The JSON value for the decoded message; undefined leaves the member out (as a zero time). */
+  /** The JSON value for the decoded message; undefined leaves the member out. */
   toJson(msg: Record<string, unknown>): unknown;
+  /**
+   * The message Go writes for the zero value of a non-pointer field of this type, which Go's
+   * JSON shows as null (a zero metav1.Time: `creationTimestamp: null`); such a null is encoded
+   * as this message, so it decodes back to null.
+   */
+  readonly zero?: Record<string, unknown>;
 }
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
@@ -58,12 +64,13 @@ function time(micro: boolean): WireValue {
     toJson: (msg) => {
       const seconds = int64(msg['seconds'] ?? 0);
       const nanos = Number(msg['nanos'] ?? 0);
-      // The zero time is JSON's null, which Keel's objects leave out.
-      if (seconds === 0 && nanos === 0) return undefined;
-      // Go's zero time.Time (year 1) marshals as seconds -62135596800: also null.
-      if (seconds === -62135596800 && nanos === 0) return undefined;
+      // Go writes a zero Time as an empty message and reads one as the zero time, which its
+      // JSON writes as null; Go's zero time.Time (year 1) as seconds is read the same way.
+      if (seconds === 0 && nanos === 0) return null;
+      if (seconds === -62135596800 && nanos === 0) return null;
       return formatTime(seconds, nanos, micro);
     },
+    zero: {},
   };
 }
 

@@ -69,10 +69,13 @@ export function writeBody(
   });
 }
 
-/** Whether `obj` is an object with a protobuf message (a Table, for one, has none). */
+/**
+ * Whether `obj` is an object with a protobuf message (a Table, for one, has none). Discovery's
+ * /api and /api/v1 documents have no apiVersion, as upstream's (their envelope's is empty).
+ */
 function protobufKind(pb: KubeProtobuf, obj: unknown): obj is Record<string, unknown> {
   if (typeof obj !== 'object' || obj === null) return false;
-  const { apiVersion, kind } = obj as Record<string, unknown>;
+  const { apiVersion = '', kind } = obj as Record<string, unknown>;
   return typeof apiVersion === 'string' && typeof kind === 'string' && pb.hasKind(apiVersion, kind);
 }
 

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { loadProtobuf, type KubeProtobuf } from '@keel/protobuf';
 import type { StorageMediaType, StoredEncoding } from '@keel/storage';
 
@@ -71,5 +70,24 @@ function encodeProtobuf(pb: KubeProtobuf, key: string, json: string): string {
   const obj = JSON.parse(json) as Record<string, unknown>;
   const bytes = pb.encode({ apiVersion: type[0], kind: type[1], ...obj });
   const { apiVersion: _v, kind: _k, ...back } = pb.decode(bytes);
-  return isDeepStrictEqual(back, obj) ? bytes.toString('latin1') : json;
+  return sameButNulls(back, obj) ? bytes.toString('latin1') : json;
+}
+
+/**
+ * Deep equality that takes a member whose value is null as absent. The protobuf form cannot tell
+ * a nil slice, map or pointer from an absent one (Go reads both as nil and its JSON writes
+ * both the same way), so an object differing from its decoding only there loses nothing.
+ */
+function sameButNulls(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((v, i) => sameButNulls(v, b[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k in x) if (x[k] !== null && !sameButNulls(x[k], y[k])) return false;
+  for (const k in y) if (y[k] !== null && !(k in x && x[k] !== null)) return false;
+  return true;
 }

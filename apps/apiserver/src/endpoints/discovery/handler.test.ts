@@ -8,6 +8,7 @@ import { aggregatedContentType, discoveryHandler } from './handler.js';
 import { fromViews } from './groups.js';
 
 const V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const CLIENT_GO = `${V2},application/json`;
 const KUBECTL_132 = `${V2},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`;
 
@@ -119,6 +120,12 @@ describe('discoveryHandler over HTTP (Event views)', () => {
     expect(JSON.parse(text)).toEqual(body);
   });
 
+  it('answers a YAML Accept with the JSON document, as resources are answered', async () => {
+    const res = await fetch(`${base}/apis`, { headers: { accept: 'application/yaml' } });
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/json']);
+    expect(await res.json()).toEqual(groupList);
+  });
+
   it.each(['/version', '/version/'])('GET %s is versionInfo(), always indented', async (path) => {
     const res = await fetch(`${base}${path}?pretty=false`);
     expect(res.status).toBe(200);
@@ -128,7 +135,7 @@ describe('discoveryHandler over HTTP (Event views)', () => {
 
   it.each([
     ['/api', `application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList`],
-    ['/apis', 'application/vnd.kubernetes.protobuf'],
+    ['/apis', `${PROTOBUF};as=Table;g=meta.k8s.io;v=v1`],
     ['/apis/events.k8s.io/v1', V2],
     ['/api/v1', 'text/html'],
   ])('GET %s with only Accept %s is 406 NotAcceptable', async (path, accept) => {
@@ -140,7 +147,7 @@ describe('discoveryHandler over HTTP (Event views)', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'only the following media types are accepted: application/json',
+      message: `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF}`,
       reason: 'NotAcceptable',
       code: 406,
     });

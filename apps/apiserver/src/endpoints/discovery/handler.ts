@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notAcceptable, versionInfo, type VersionInfo } from '@keel/apimachinery';
 import type { RequestHandler } from 'express';
+import { SERVED_MEDIA_TYPES } from '../negotiate.js';
 import { serialize, wantsPretty, writeError, writeObject } from '../respond.js';
 import {
   apiGroupDiscoveryList,
@@ -12,7 +13,7 @@ import {
   type ServerAddress,
 } from './documents.js';
 import type { DiscoveryGroup } from './groups.js';
-import { asTransform, isPlainJson, parseAccept } from './media-type.js';
+import { asTransform, isPlainJson, isPlainProtobuf, parseAccept, type MediaRange } from './media-type.js';
 import { requestURL } from '../../filters/request-target.js';
 
 /** The response Content-Type client-go checks (in any parameter order) to read aggregated discovery. */
@@ -31,17 +32,22 @@ export interface DiscoveryOptions {
 type Format = 'legacy' | 'aggregated';
 
 /**
- * The first Accept clause the endpoint can serve decides: plain JSON gives the legacy body, the
- * apidiscovery.k8s.io/v2 APIGroupDiscoveryList clause the aggregated one (where offered).
- * Undefined means nothing acceptable (406).
+ * The first Accept clause the endpoint can serve decides: plain JSON, YAML (answered in JSON) or
+ * protobuf gives the legacy document (writeObject then picks its encoding, protobuf being the
+ * meta/v1 message, as upstream serves it), the apidiscovery.k8s.io/v2 APIGroupDiscoveryList
+ * clause the aggregated one (where offered). Undefined means nothing acceptable (406).
  */
 export function negotiateDiscovery(accept: string | undefined, aggregated: boolean): Format | undefined {
   for (const c of parseAccept(accept)) {
     if (aggregated && asTransform(c, 'apidiscovery.k8s.io', 'APIGroupDiscoveryList', ['v2']))
       return 'aggregated';
-    if (isPlainJson(c)) return 'legacy';
+    if (isPlainJson(c) || isPlainProtobuf(c) || isPlainYaml(c)) return 'legacy';
   }
   return undefined;
+}
+
+function isPlainYaml(c: MediaRange): boolean {
+  return c.type === 'application' && c.subtype === 'yaml' && c.params['as'] === undefined;
 }
 
 function localAddress(req: IncomingMessage): string {
@@ -125,7 +131,7 @@ export class DiscoveryService {
   ): true {
     const format = negotiateDiscovery(req.headers.accept, aggregated !== undefined);
     if (format === undefined) {
-      writeError(req, res, notAcceptable(['application/json']));
+      writeError(req, res, notAcceptable(SERVED_MEDIA_TYPES));
     } else if (format === 'legacy' || !aggregated) {
       writeObject(req, res, url, 200, legacy);
     } else {

@@ -12,7 +12,7 @@ function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
 const entry = (k: string, v: string) => new ProtoWriter().string(1, k).string(2, v).finish();
 
 describe('protobuf request bodies', async () => {
-  it('decodes a Namespace as kubectl create namespace sends it (zero creationTimestamp left out)', async () => {
+  it('decodes a Namespace as kubectl create namespace sends it (a zero creationTimestamp is null, as in its JSON)', async () => {
     const meta = new ProtoWriter()
       .string(1, 'demo')
       .message(8, Buffer.alloc(0))
@@ -27,7 +27,12 @@ describe('protobuf request bodies', async () => {
     expect(await decodeProtobufObject(envelope('v1', 'Namespace', ns), 'Namespace')).toEqual({
       apiVersion: 'v1',
       kind: 'Namespace',
-      metadata: { name: 'demo', labels: { team: 'a', tier: 'b' }, finalizers: ['example.com/f'] },
+      metadata: {
+        name: 'demo',
+        creationTimestamp: null,
+        labels: { team: 'a', tier: 'b' },
+        finalizers: ['example.com/f'],
+      },
       spec: { finalizers: ['kubernetes'] },
       // A message that is present is written, as Go's JSON writes its non-pointer status struct.
       status: {},
