@@ -85,6 +85,13 @@ export interface ListOptions<T> {
    * decode: `parse` decodes the value as a plain list would. The predicate sees the result.
    */
   readonly decode?: (key: string, resourceVersion: string, parse: () => StoredObject) => T;
+  /**
+   * The item already made from this key at this version, if the caller holds it: the store then
+   * need not read the value at all (on Redis a page is read as keys and versions first, and only
+   * the values of the items this answers `undefined` for are fetched). What it returns must be
+   * what `decode` (or the plain decode) would make of that version; the predicate sees it too.
+   */
+  readonly cached?: (key: string, resourceVersion: string) => T | undefined;
 }
 
 export interface ListResult<T> {

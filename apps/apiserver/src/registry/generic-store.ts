@@ -212,6 +212,7 @@ export class GenericStore<I extends InternalObject> {
     }
     // Everything under this key root was written through this store as an I.
     return this.listWith(namespace, q, {
+      cached: (key, rv) => this.encoded.cachedListItem(this.view, key, rv),
       decode: (key, rv, parse) => this.encoded.listItem(this.view, key, rv, () => parse() as unknown as I),
     });
   }
@@ -239,6 +240,7 @@ export class GenericStore<I extends InternalObject> {
       };
     }
     return this.listWith(namespace, q, {
+      cached: (key, rv) => this.encoded.cachedListItemProto(this.view, key, rv),
       decode: (key, rv, parse) =>
         this.encoded.listItemProto(this.view, key, rv, () => parse() as unknown as I, encode),
     });
@@ -265,7 +267,7 @@ export class GenericStore<I extends InternalObject> {
   private async listWith<T extends object>(
     namespace: string,
     q: ListQuery,
-    extra: Pick<StorageListOptions<T>, 'predicate' | 'decode'>,
+    extra: Pick<StorageListOptions<T>, 'predicate' | 'decode' | 'cached'>,
   ): Promise<ListResult<T>> {
     try {
       return await this.storage.list<T>(this.prefix(namespace), {
