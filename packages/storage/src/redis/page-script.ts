@@ -53,6 +53,13 @@ for _, k in ipairs(undoKeys) do
 end
 table.sort(revived, lt)
 
+-- The first key after every key under the prefix (exclusive), so the walk stays inside it.
+local upper = '+'
+do
+  local i = plen
+  while i > 0 and string.byte(prefix, i) == 255 do i = i - 1 end
+  if i > 0 then upper = '(' .. string.sub(prefix, 1, i - 1) .. string.char(string.byte(prefix, i) + 1) end
+end
 local keysOnly = ARGV[6] == 'keys'
 local ks, vs, rs, n, want, r = {}, {}, {}, 0, count + 1, 1
 local function push(k, v, rv)
@@ -68,11 +75,10 @@ local function pushRevivedBefore(k)
 end
 local cursor, done = '[' .. start, false
 while n < want and not done do
-  local keys = redis.call('ZRANGEBYLEX', KEYS[2], cursor, '+', 'LIMIT', 0, want)
+  local keys = redis.call('ZRANGEBYLEX', KEYS[2], cursor, upper, 'LIMIT', 0, want)
   if #keys < want then done = true end
   for _, k in ipairs(keys) do
-    if not inPrefix(k) then done = true; break end
-    pushRevivedBefore(k)
+    if r <= #revived then pushRevivedBefore(k) end
     if n >= want then break end
     local u = undo[k]
     if u then
@@ -85,8 +91,8 @@ while n < want and not done do
       if h[1] then push(k, h[1], h[2]) end
     end
     if n >= want then break end
-    cursor = '(' .. k
   end
+  if #keys > 0 then cursor = '(' .. keys[#keys] end
 end
 pushRevivedBefore(nil)
 
@@ -94,10 +100,6 @@ local more, remaining = n > count, 0
 if more then
   n = n - 1
   local last = ks[n]
-  local i = plen
-  while i > 0 and string.byte(prefix, i) == 255 do i = i - 1 end
-  local upper = '+'
-  if i > 0 then upper = '(' .. string.sub(prefix, 1, i - 1) .. string.char(string.byte(prefix, i) + 1) end
   remaining = redis.call('ZLEXCOUNT', KEYS[2], '(' .. last, upper)
   for _, k in ipairs(undoKeys) do
     if lt(last, k) then
