@@ -2,7 +2,7 @@ import { decodeContinue, encodeContinue } from './continue.js';
 import { tooLargeResourceVersion, tooOldResourceVersion } from './errors.js';
 import { keyAfter, keyScope } from './keys.js';
 import { parseResourceVersion } from './objects.js';
-import { PageReader, unlimitedFirst } from './page-reader.js';
+import { PageReader } from './page-reader.js';
 import type { PageResult, StorageBackend } from './backend.js';
 import type { ListOptions, ListResult } from './storage.js';
 
@@ -95,7 +95,7 @@ export async function listObjects<T>(
   const items: T[] = [];
   let atRV = s.atRV;
   let cursor = s.start;
-  let count = limit > 0 ? limit : unlimitedFirst;
+  let count = limit > 0 ? limit : reader.nextUnlimited();
   // Raw items passed so far: with the start's offset, where the next page starts in the snapshot.
   let consumed = 0;
   const offsetAt = (n: number) => (s.offset === undefined || predicate ? undefined : s.offset + n);

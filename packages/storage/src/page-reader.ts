@@ -17,7 +17,7 @@ export type Listed<T> =
  * long however large the objects are. Values fetched for a keys-only page go in batches of the
  * same size.
  */
-export const unlimitedFirst = 1_000;
+const unlimitedFirst = 1_000;
 const unlimitedPageBytes = 4 * 1024 * 1024;
 const unlimitedMax = 10_000;
 
@@ -54,7 +54,10 @@ export class PageReader<T> {
     this.sparse = opts.cached !== undefined && !!backend.pageKeys && !!backend.readValues;
   }
 
-  /** The size of the next page of an unlimited list; keys-only pages of cached items are cheap. */
+  /**
+   * The size of the next (or first) page of an unlimited list: keys-only pages are small whatever
+   * the objects' size, so they take the most at once until values show what a page would hold.
+   */
   nextUnlimited(): number {
     return this.values === 0 && this.sparse ? unlimitedMax : this.valueBatch();
   }

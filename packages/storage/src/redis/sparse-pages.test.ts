@@ -232,21 +232,28 @@ describe('lists read as keys and versions first (Redis)', () => {
     expect(listed.items.map((o) => o.metadata?.['name'])).toEqual([key(0), key(2), key(3)]);
   });
 
-  it('reads plain pages after a page whose items were mostly missing', async () => {
-    const { store, spy } = await open();
-    for (let i = 0; i < 2_500; i += 250)
-      await Promise.all(
-        Array.from({ length: 250 }, (_, j) =>
-          store.create(`/things/${String(i + j).padStart(5, '0')}`, thing(String(i + j))),
-        ),
-      );
+  it('reads values in batches, and plain pages after a page whose items were mostly missing', async () => {
+    const { store, spy, prefix } = await open();
+    // Loaded straight into the documented layout: 12,000 store writes would take long.
+    const k = keyspace(prefix);
+    for (let i = 0; i < 12_000; i += 1_000) {
+      const p = admin.pipeline();
+      for (let j = i; j < i + 1_000; j++) {
+        const name = `/things/${String(j).padStart(5, '0')}`;
+        p.zadd(k.index, '0', name).hset(k.object(name), 'v', JSON.stringify(thing(name)), 'rv', '1');
+      }
+      await p.exec();
+    }
+    await admin.set(k.rv, '1');
     const memo = itemMemo();
     const cold = await store.list('/things', memo);
-    expect(cold.items).toHaveLength(2_500);
-    expect({ keys: spy.pageKeys, pages: spy.pages > 0, values: spy.values.map((v) => v.length) }).toEqual({
+    expect(cold.items).toHaveLength(12_000);
+    // One keys-only page of 10,000, its values in batches (the first of 1,000, then sized by
+    // what they weighed), then the rest as one plain page.
+    expect({ keys: spy.pageKeys, pages: spy.pages, values: spy.values.map((v) => v.length) }).toEqual({
       keys: 1,
-      pages: true,
-      values: [1_000],
+      pages: 1,
+      values: [1_000, 9_000],
     });
     spy.pageKeys = 0;
     spy.pages = 0;
