@@ -19,6 +19,7 @@ import {
   type ListResult,
   type Storage,
   type WatchEvent,
+  type WatchSink,
 } from '@keel/storage';
 import { encodedItemsFor, type EncodedItems } from './encoded-items.js';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
@@ -302,6 +303,8 @@ export class GenericStore<I extends InternalObject> {
       sendInitialEvents?: boolean | undefined;
       bookmarks: boolean;
       signal: AbortSignal;
+      /** Takes the live events as they are dispatched (WatchOptions.sink). */
+      sink?: WatchSink<I>;
     },
   ): Promise<AsyncIterable<WatchEvent<I>>> {
     const predicate = this.predicate(q);
@@ -331,6 +334,7 @@ export class GenericStore<I extends InternalObject> {
         // a change gets the one decoded object.
         sharedObjects: true,
         ...(predicate ? { predicate } : {}),
+        ...(q.sink ? { sink: q.sink } : {}),
       });
     } catch (err) {
       this.fail(err, '', 'list');
