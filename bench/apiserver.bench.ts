@@ -1,5 +1,6 @@
 /**
- * `pnpm bench apiserver [--report-only] [--creates-only] [--skip-creates] [--skip-100k] [--write-chart]`:
+ * `pnpm bench apiserver [--report-only] [--creates-only] [--skip-creates] [--skip-100k] [--skip-list]
+ * [--skip-fanout] [--write-chart]`:
  * the API server on loopback over HTTPS with a bearer token, against baselines measured in the
  * same run (a bare Node HTTPS server and an Express HTTPS server answering with a fixed body, and
  * Express creating the object in Redis with one Lua write): event creates at concurrency
@@ -19,7 +20,8 @@
  * exit code; a Redis list of 10,000 < 60 ms; every one of
  * 1,000 watchers sees a create within 50 ms at p99, none missed), unless `--report-only` (or
  * BENCH_REPORT_ONLY=1). `--creates-only` skips the list and watch figures, `--skip-creates` the
- * creates table, `--skip-100k` the page at 100,000 events (and the fill to it);
+ * creates table, `--skip-100k` the page at 100,000 events (and the fill to it), `--skip-list` and
+ * `--skip-fanout` the list or the fan-out figures;
  * `--write-chart` writes docs/images/apiserver-creates.svg and apiserver-p99.svg. Knobs:
  * BENCH_DURATION (seconds per run, default 5), BENCH_CONCURRENCY (default 1,8,64,256),
  * BENCH_LIST_ROUNDS (default 9), BENCH_WATCHERS (default 1000), BENCH_WATCH_CLIENTS (client
@@ -52,6 +54,8 @@ const LIST_ROUNDS = Number(process.env['BENCH_LIST_ROUNDS'] ?? 9);
 /** Another build's `apps/apiserver/dist/main.js`: its list and fan-out figures are taken beside this build's, in turns. */
 const BASELINE_ENTRY = process.env['BENCH_BASELINE_ENTRY'];
 const SKIP_CREATES = process.argv.includes('--skip-creates');
+const SKIP_LIST = process.argv.includes('--skip-list');
+const SKIP_FANOUT = process.argv.includes('--skip-fanout');
 
 interface Load {
   rps: number;
@@ -377,28 +381,33 @@ async function redisServers(redisUrl: string): Promise<{ label: string; server: 
 async function listAndWatchFigures(
   redisUrl: string,
   redisPid: number | undefined,
-): Promise<{ list: number; fanOut: FanOutResult }> {
+): Promise<{ list?: number; fanOut?: FanOutResult }> {
   // Each figure on fresh servers, so one measurement's leftovers (garbage, a fan-out backlog) do
   // not land in the next.
-  let servers = await redisServers(redisUrl);
-  let list: number;
-  try {
-    list = await listFigures(servers, redisPid);
-  } finally {
-    for (const s of servers) await s.server.stop();
+  const figures: { list?: number; fanOut?: FanOutResult } = {};
+  if (!SKIP_LIST) {
+    const servers = await redisServers(redisUrl);
+    try {
+      figures.list = await listFigures(servers, redisPid);
+    } finally {
+      for (const s of servers) await s.server.stop();
+    }
   }
-  servers = await redisServers(redisUrl);
-  try {
-    return { list, fanOut: await watchFigures(servers) };
-  } finally {
-    for (const s of servers) await s.server.stop();
+  if (!SKIP_FANOUT) {
+    const servers = await redisServers(redisUrl);
+    try {
+      figures.fanOut = await watchFigures(servers);
+    } finally {
+      for (const s of servers) await s.server.stop();
+    }
   }
+  return figures;
 }
 
 export async function run(): Promise<void> {
   const redis = await startRedisServer();
   const rows: Row[] = [];
-  let figures: { list: number; fanOut: FanOutResult } | undefined;
+  let figures: { list?: number; fanOut?: FanOutResult } | undefined;
   try {
     if (!SKIP_CREATES) await createFigures(redis.url, rows);
     if (!CREATES_ONLY) figures = await listAndWatchFigures(redis.url, redis.pid);

@@ -78,4 +78,19 @@ describe.each(STORES)('large Event lists (%s store)', (store) => {
       (body(patched)['metadata'] as Json)['resourceVersion'],
     );
   });
+
+  it('a list after a delete and a re-create by the same name holds only the new object', async () => {
+    const name = 'ev-0011';
+    const named = (list: Json[]) => list.filter((e) => (e['metadata'] as Json)['name'] === name);
+    expect(named(items(body(await server.request('GET', evPath(ns)))))).toHaveLength(1);
+    expect((await server.request('DELETE', evPath(ns, name))).status).toBe(200);
+    const without = items(body(await server.request('GET', evPath(ns))));
+    expect(without).toHaveLength(COUNT - 1);
+    expect(named(without)).toEqual([]);
+    const created = await server.request('POST', evPath(ns), { body: newEvent(ns, name, { note: 'again' }) });
+    expect(created.status).toBe(201);
+    const again = named(items(body(await server.request('GET', evPath(ns)))));
+    expect(again.map((e) => e['note'])).toEqual(['again']);
+    expect(items(body(await server.request('GET', evPath(ns))))).toHaveLength(COUNT);
+  });
 });

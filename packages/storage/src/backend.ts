@@ -60,11 +60,17 @@ export interface PageRequest {
   readonly offset?: number;
 }
 
-export type PageResult =
+/** An item of a page read without values (`pageKeys`): which key, at which version. */
+export interface KeyVersion {
+  readonly key: string;
+  readonly modRV: number;
+}
+
+export type PageResult<Item = RawObject> =
   | {
       readonly kind: 'ok';
       readonly rv: number;
-      readonly items: readonly RawObject[];
+      readonly items: readonly Item[];
       /** Whether at least one more item follows the last one returned. */
       readonly more: boolean;
       /** How many items follow the last one returned (exact at `rv`). */
@@ -72,6 +78,15 @@ export type PageResult =
     }
   | { readonly kind: 'expired'; readonly compacted: number }
   | { readonly kind: 'toolarge'; readonly current: number };
+
+/**
+ * The values of a sparse page's items (`readValues`): each item's value at its version, in order;
+ * `undefined` for an item whose state is gone without a trace (its Redis hash expired by the
+ * safety-net PEXPIREAT, no log entry), which a full page read then would not list either.
+ */
+export type ValuesRead =
+  | { readonly kind: 'ok'; readonly items: readonly (RawObject | undefined)[] }
+  | { readonly kind: 'expired'; readonly compacted: number };
 
 export type LogRead =
   /** `current` is the store's revision when the entries were read. */
@@ -109,6 +124,20 @@ export interface StorageBackend {
   read(key: string): Promise<RawObject | undefined>;
   write(op: WriteOp): Promise<WriteResult>;
   page(req: PageRequest): Promise<PageResult>;
+  /**
+   * A page as `page` would read it (same items, versions, `more` and `remaining`), without the
+   * values: for a caller that already holds what it derived from most versions and reads only
+   * the others' values with `readValues`. Optional: a backend whose values cost nothing to hand
+   * over (the memory backend) has no need for it.
+   */
+  pageKeys?(req: PageRequest): Promise<PageResult<KeyVersion>>;
+  /**
+   * The value of each item at its version, where the items come from `pageKeys` at snapshot
+   * `atRV` (the page's `rv`). An item written or deleted since is read from the log (its first
+   * entry after `atRV` holds its state at `atRV`), so the answer is the snapshot's even when the
+   * objects moved on; `expired` when the log no longer reaches back to `atRV`.
+   */
+  readValues?(atRV: number, items: readonly KeyVersion[]): Promise<ValuesRead>;
   /** Up to `limit` entries with rv > afterRV, or expired when afterRV is older than the history. */
   readLog(afterRV: number, limit: number): Promise<LogRead>;
   currentRV(): Promise<number>;

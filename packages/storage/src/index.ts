@@ -25,6 +25,7 @@ export type {
   UpdateOptions,
   WatchEvent,
   WatchOptions,
+  WatchSink,
 } from './storage.js';
 export {
   isStorageError,

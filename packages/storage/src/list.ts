@@ -1,27 +1,13 @@
 import { decodeContinue, encodeContinue } from './continue.js';
 import { tooLargeResourceVersion, tooOldResourceVersion } from './errors.js';
 import { keyAfter, keyScope } from './keys.js';
-import { decodeRaw, parseResourceVersion } from './objects.js';
-import type { PageResult, RawObject, StorageBackend } from './backend.js';
-import type { ListOptions, ListResult, StoredObject } from './storage.js';
+import { parseResourceVersion } from './objects.js';
+import { PageReader } from './page-reader.js';
+import type { PageResult, StorageBackend } from './backend.js';
+import type { ListOptions, ListResult } from './storage.js';
 
 /** Raw pages grow up to this size while a predicate keeps rejecting items. */
 const maxFetch = 10_000;
-/**
- * Unlimited lists are read in pages, all at one revision: the first of 1,000 objects, the next
- * sized from the objects seen to about 4 MiB of JSON. Few round trips for small objects (events:
- * about 4,500 a page), yet no single script holds Redis, or one reply its memory, for long
- * however large the objects are.
- */
-const unlimitedFirst = 1_000;
-const unlimitedPageBytes = 4 * 1024 * 1024;
-const unlimitedMax = 10_000;
-
-function unlimitedNext(items: readonly { readonly value: string }[]): number {
-  const bytes = items.reduce((n, r) => n + r.value.length, 0);
-  const avg = items.length > 0 ? bytes / items.length : 1;
-  return Math.max(100, Math.min(unlimitedMax, Math.floor(unlimitedPageBytes / Math.max(avg, 1))));
-}
 /** After this many fetches a filtered page is returned short, with a continue key. */
 const maxRounds = 8;
 
@@ -70,7 +56,7 @@ async function resolveStart<T>(
   return { start: scopeKey, atRV: match === 'Exact' ? rv : undefined, fromContinue: false, offset: 0 };
 }
 
-function unwrap(page: PageResult, s: Start, scopeKey: string): Extract<PageResult, { kind: 'ok' }> {
+function unwrap<I>(page: PageResult<I>, s: Start, scopeKey: string): Extract<PageResult<I>, { kind: 'ok' }> {
   if (page.kind === 'ok') return page;
   if (page.kind === 'toolarge') throw tooLargeResourceVersion(s.atRV ?? 0, page.current);
   const requested = s.atRV ?? 0;
@@ -92,19 +78,16 @@ export async function listObjects<T>(
   opts: ListOptions<T>,
   waitMs: number,
 ): Promise<ListResult<T>> {
-  const custom = opts.decode;
-  const decode = custom
-    ? (r: RawObject): T => custom(r.key, String(r.modRV), () => decodeRaw<StoredObject>(r))
-    : (r: RawObject): T => decodeRaw<T>(r);
+  const reader = new PageReader(backend, opts);
   const scope = keyScope(prefix, opts.recursive ?? true);
   const s = await resolveStart(backend, scope.key, opts, waitMs);
   if (!scope.recursive) {
     const page = unwrap(
-      await backend.page({ prefix: scope.key, start: scope.key, count: 1, atRV: s.atRV }),
+      await reader.read({ prefix: scope.key, start: scope.key, count: 1, atRV: s.atRV }),
       s,
       scope.key,
     );
-    const items = page.items.filter((r) => r.key === scope.key).map(decode);
+    const items = page.items.flatMap((r) => (r.key === scope.key && 'item' in r ? [r.item] : []));
     return { items: opts.predicate ? items.filter(opts.predicate) : items, resourceVersion: String(page.rv) };
   }
   const limit = Math.max(0, opts.limit ?? 0);
@@ -112,13 +95,13 @@ export async function listObjects<T>(
   const items: T[] = [];
   let atRV = s.atRV;
   let cursor = s.start;
-  let count = limit > 0 ? limit : unlimitedFirst;
+  let count = limit > 0 ? limit : reader.nextUnlimited();
   // Raw items passed so far: with the start's offset, where the next page starts in the snapshot.
   let consumed = 0;
   const offsetAt = (n: number) => (s.offset === undefined || predicate ? undefined : s.offset + n);
   for (let round = 1; ; round++) {
     const page = unwrap(
-      await backend.page({
+      await reader.read({
         prefix: scope.key,
         start: cursor,
         count,
@@ -131,13 +114,19 @@ export async function listObjects<T>(
     atRV = page.rv;
     const resourceVersion = String(page.rv);
     for (let i = 0; i < page.items.length; i++) {
-      const raw = page.items[i]!;
-      const obj = decode(raw);
+      const listed = page.items[i]!;
+      if ('gone' in listed) continue;
+      const obj = listed.item;
       if (!predicate || predicate(obj)) items.push(obj);
       if (limit > 0 && items.length === limit) {
         const unread = page.items.length - 1 - i;
         if (unread === 0 && !page.more) return { items, resourceVersion };
-        const continueKey = encodeContinue(keyAfter(raw.key), scope.key, page.rv, offsetAt(consumed + i + 1));
+        const continueKey = encodeContinue(
+          keyAfter(listed.key),
+          scope.key,
+          page.rv,
+          offsetAt(consumed + i + 1),
+        );
         return predicate
           ? { items, resourceVersion, continueKey }
           : { items, resourceVersion, continueKey, remainingItemCount: page.remaining + unread };
@@ -156,6 +145,6 @@ export async function listObjects<T>(
       };
     }
     count =
-      limit > 0 ? Math.min(maxFetch, Math.max(count * 2, limit - items.length)) : unlimitedNext(page.items);
+      limit > 0 ? Math.min(maxFetch, Math.max(count * 2, limit - items.length)) : reader.nextUnlimited();
   }
 }

@@ -85,6 +85,13 @@ export interface ListOptions<T> {
    * decode: `parse` decodes the value as a plain list would. The predicate sees the result.
    */
   readonly decode?: (key: string, resourceVersion: string, parse: () => StoredObject) => T;
+  /**
+   * The item already made from this key at this version, if the caller holds it: the store then
+   * need not read the value at all (on Redis a page is read as keys and versions first, and only
+   * the values of the items this answers `undefined` for are fetched). What it returns must be
+   * what `decode` (or the plain decode) would make of that version; the predicate sees it too.
+   */
+  readonly cached?: (key: string, resourceVersion: string) => T | undefined;
 }
 
 export interface ListResult<T> {
@@ -120,6 +127,26 @@ export interface WatchOptions<T> {
    * all its watchers), instead of one JSON.parse per watch per change.
    */
   readonly sharedObjects?: boolean;
+  /**
+   * Takes the watch's live events synchronously, as each change is dispatched (and the periodic
+   * bookmarks and the last ERROR), instead of the iterator: one loop over the watchers per
+   * change rather than an async iteration each. The iterator then yields only the replay (the
+   * initial state and the history before the watch went live) and ends when the watch ends.
+   * While the sink is not ready, events wait in the watch's buffer, which is bounded as always
+   * (a watcher that falls `watchBufferSize` events behind ends with a Timeout ERROR).
+   */
+  readonly sink?: WatchSink<T>;
+}
+
+/** A synchronous consumer of a watch's live events (WatchOptions.sink). */
+export interface WatchSink<T> {
+  /**
+   * Takes one event. Returns false when it takes no more until `ready()` resolves (its own
+   * buffer is full). Must not throw: a throw ends the watch, and the iterator throws it.
+   */
+  put(event: WatchEvent<T>): boolean;
+  /** Resolves once the sink takes events again, or once it never will (then it drops them). */
+  ready(): Promise<void>;
 }
 
 export type WatchEvent<T = StoredObject> =

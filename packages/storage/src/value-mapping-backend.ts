@@ -7,8 +7,18 @@ import type { HubListener, LogEntry, PageRequest, RawObject, StorageBackend, Wri
  */
 export abstract class ValueMappingBackend implements StorageBackend {
   readonly hub: StorageBackend['hub'];
+  readonly pageKeys?: StorageBackend['pageKeys'];
+  readonly readValues?: StorageBackend['readValues'];
 
   constructor(protected readonly inner: StorageBackend) {
+    // Keys and versions pass as they are; the values read for them are opened like a page's.
+    if (inner.pageKeys && inner.readValues) {
+      this.pageKeys = (req) => inner.pageKeys!(req);
+      this.readValues = async (atRV, items) => {
+        const res = await inner.readValues!(atRV, items);
+        return res.kind === 'ok' ? { ...res, items: res.items.map((r) => r && this.openRaw(r)) } : res;
+      };
+    }
     this.hub = {
       get position() {
         return inner.hub.position;

@@ -73,4 +73,29 @@ describe('EncodedItems', () => {
     expect(loads).toBe(1);
     expect(JSON.parse(text(items.listItem(asView(v1), '/things/ns/a', '6', load)))).toEqual(thing('6', 2));
   });
+
+  it('answers a list item by version only once it is encoded, and never for another version or form', () => {
+    const items = new EncodedItems();
+    const v1 = view('v1');
+    const v2 = view('v2');
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBeUndefined();
+    const a = items.listItem(asView(v1), '/things/ns/a', '5', () => thing('5', 1));
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
+    // An update is a new version: the old bytes are never an answer for it.
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '6')).toBeUndefined();
+    expect(items.cachedListItem(asView(v1), '/things/ns/b', '5')).toBeUndefined();
+    expect(items.cachedListItem(asView(v2), '/things/ns/a', '5')).toBeUndefined();
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '')).toBeUndefined();
+    expect(items.cachedListItemProto(asView(v1), '/things/ns/a', '5')).toBeUndefined();
+    const pb = items.listItemProto(
+      asView(v1),
+      '/things/ns/a',
+      '5',
+      () => thing('5', 1),
+      () => Uint8Array.of(1),
+    );
+    expect(items.cachedListItemProto(asView(v1), '/things/ns/a', '5')).toBe(pb);
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
+    expect(v1.encodes).toBe(2);
+  });
 });

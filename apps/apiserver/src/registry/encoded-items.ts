@@ -48,6 +48,27 @@ export class EncodedItems {
     );
   }
 
+  /**
+   * The item's list-member bytes if this state is cached, without encoding it otherwise: a list
+   * reads the values of the misses only (ListOptions.cached).
+   */
+  cachedListItem<I extends InternalObject>(
+    view: ResourceView<I>,
+    storageKey: string,
+    rv: string,
+  ): Buffer | undefined {
+    return this.peek<Buffer>(view, 'item-bytes', storageKey, rv);
+  }
+
+  /** cachedListItem's counterpart for the protobuf list member. */
+  cachedListItemProto<I extends InternalObject>(
+    view: ResourceView<I>,
+    storageKey: string,
+    rv: string,
+  ): Uint8Array | undefined {
+    return this.peek<Uint8Array>(view, 'pb-item', storageKey, rv);
+  }
+
   /** The item's protobuf message as a list member (`encode` given the member's JSON object). */
   listItemProto<I extends InternalObject>(
     view: ResourceView<I>,
@@ -101,7 +122,7 @@ export class EncodedItems {
     encode: () => T,
   ): T {
     if (rv === '') return encode();
-    const key = `${view.group}/${view.version}/${view.resource}\0${form}\0${rv}\0${storageKey}`;
+    const key = cacheKey(view, form, storageKey, rv);
     // The form is part of the key, so a hit holds what this form's encode returns.
     let value = this.cache.get(key) as T | undefined;
     if (value === undefined) {
@@ -110,7 +131,23 @@ export class EncodedItems {
     }
     return value;
   }
+
+  private peek<T extends string | Uint8Array>(
+    view: ViewName,
+    form: string,
+    storageKey: string,
+    rv: string,
+  ): T | undefined {
+    return rv === '' ? undefined : (this.cache.get(cacheKey(view, form, storageKey, rv)) as T | undefined);
+  }
 }
+
+/** One state (storage key and version) in one view and form. */
+function cacheKey(view: ViewName, form: string, storageKey: string, rv: string): string {
+  return `${view.group}/${view.version}/${view.resource}\0${form}\0${rv}\0${storageKey}`;
+}
+
+type ViewName = Pick<ResourceView, 'group' | 'version' | 'resource'>;
 
 const byStorage = new WeakMap<Storage, EncodedItems>();
 

@@ -19,6 +19,7 @@ import {
   type ListResult,
   type Storage,
   type WatchEvent,
+  type WatchSink,
 } from '@keel/storage';
 import { encodedItemsFor, type EncodedItems } from './encoded-items.js';
 import { checkCreateNamespace, checkDeletePreconditions, checkName } from './checks.js';
@@ -213,6 +214,7 @@ export class GenericStore<I extends InternalObject> {
     }
     // Everything under this key root was written through this store as an I.
     return this.listWith(namespace, q, {
+      cached: (key, rv) => this.encoded.cachedListItem(this.view, key, rv),
       decode: (key, rv, parse) => this.encoded.listItem(this.view, key, rv, () => parse() as unknown as I),
     });
   }
@@ -240,6 +242,7 @@ export class GenericStore<I extends InternalObject> {
       };
     }
     return this.listWith(namespace, q, {
+      cached: (key, rv) => this.encoded.cachedListItemProto(this.view, key, rv),
       decode: (key, rv, parse) =>
         this.encoded.listItemProto(this.view, key, rv, () => parse() as unknown as I, encode),
     });
@@ -266,7 +269,7 @@ export class GenericStore<I extends InternalObject> {
   private async listWith<T extends object>(
     namespace: string,
     q: ListQuery,
-    extra: Pick<StorageListOptions<T>, 'predicate' | 'decode'>,
+    extra: Pick<StorageListOptions<T>, 'predicate' | 'decode' | 'cached'>,
   ): Promise<ListResult<T>> {
     try {
       return await this.storage.list<T>(this.prefix(namespace), {
@@ -301,6 +304,8 @@ export class GenericStore<I extends InternalObject> {
       sendInitialEvents?: boolean | undefined;
       bookmarks: boolean;
       signal: AbortSignal;
+      /** Takes the live events as they are dispatched (WatchOptions.sink). */
+      sink?: WatchSink<I>;
     },
   ): Promise<AsyncIterable<WatchEvent<I>>> {
     const predicate = this.predicate(q);
@@ -330,6 +335,7 @@ export class GenericStore<I extends InternalObject> {
         // a change gets the one decoded object.
         sharedObjects: true,
         ...(predicate ? { predicate } : {}),
+        ...(q.sink ? { sink: q.sink } : {}),
       });
     } catch (err) {
       this.fail(err, '', 'list');

@@ -8,8 +8,11 @@ import { LuaScript } from './scripts.js';
  * The cost is O(log N + page + writes since S), never O(N).
  *
  * KEYS: rv, index, log, compacted. ARGV: object key prefix, key prefix, start (inclusive),
- * count, S ('' = current). Returns {'ok', S, more, remaining, {key, value, rv, ...}},
- * {'expired', compacted} or {'toolarge', current}.
+ * count, S ('' = current), mode ('' or 'keys'). Returns {'ok', S, more, remaining, {key, value,
+ * rv, ...}}, {'expired', compacted} or {'toolarge', current}. In 'keys' mode the items are not
+ * read, only their versions (HGET rv instead of HMGET v rv), and the fifth element is one string
+ * of `<rv> <key byte length> <key>` records (one bulk reply instead of three per item, so the
+ * client parses one buffer); see readValues for the values.
  */
 export const pageScript = new LuaScript(`
 local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -50,10 +53,18 @@ for _, k in ipairs(undoKeys) do
 end
 table.sort(revived, lt)
 
-local out, n, want, r = {}, 0, count + 1, 1
+-- The first key after every key under the prefix (exclusive), so the walk stays inside it.
+local upper = '+'
+do
+  local i = plen
+  while i > 0 and string.byte(prefix, i) == 255 do i = i - 1 end
+  if i > 0 then upper = '(' .. string.sub(prefix, 1, i - 1) .. string.char(string.byte(prefix, i) + 1) end
+end
+local keysOnly = ARGV[6] == 'keys'
+local ks, vs, rs, n, want, r = {}, {}, {}, 0, count + 1, 1
 local function push(k, v, rv)
-  out[#out + 1] = k; out[#out + 1] = v; out[#out + 1] = rv
   n = n + 1
+  ks[n] = k; vs[n] = v; rs[n] = rv
 end
 local function pushRevivedBefore(k)
   while r <= #revived and n < want and (k == nil or lt(revived[r], k)) do
@@ -64,33 +75,31 @@ local function pushRevivedBefore(k)
 end
 local cursor, done = '[' .. start, false
 while n < want and not done do
-  local keys = redis.call('ZRANGEBYLEX', KEYS[2], cursor, '+', 'LIMIT', 0, want)
+  local keys = redis.call('ZRANGEBYLEX', KEYS[2], cursor, upper, 'LIMIT', 0, want)
   if #keys < want then done = true end
   for _, k in ipairs(keys) do
-    if not inPrefix(k) then done = true; break end
-    pushRevivedBefore(k)
+    if r <= #revived then pushRevivedBefore(k) end
     if n >= want then break end
     local u = undo[k]
     if u then
       if u[1] then push(k, u[1], u[2]) end
+    elseif keysOnly then
+      local rv = redis.call('HGET', objPrefix .. k, 'rv')
+      if rv then push(k, false, rv) end
     else
       local h = redis.call('HMGET', objPrefix .. k, 'v', 'rv')
       if h[1] then push(k, h[1], h[2]) end
     end
     if n >= want then break end
-    cursor = '(' .. k
   end
+  if #keys > 0 then cursor = '(' .. keys[#keys] end
 end
 pushRevivedBefore(nil)
 
 local more, remaining = n > count, 0
 if more then
-  out[#out] = nil; out[#out] = nil; out[#out] = nil
-  local last = out[#out - 2]
-  local i = plen
-  while i > 0 and string.byte(prefix, i) == 255 do i = i - 1 end
-  local upper = '+'
-  if i > 0 then upper = '(' .. string.sub(prefix, 1, i - 1) .. string.char(string.byte(prefix, i) + 1) end
+  n = n - 1
+  local last = ks[n]
   remaining = redis.call('ZLEXCOUNT', KEYS[2], '(' .. last, upper)
   for _, k in ipairs(undoKeys) do
     if lt(last, k) then
@@ -99,5 +108,58 @@ if more then
     end
   end
 end
+local out = {}
+if keysOnly then
+  for i = 1, n do out[i] = rs[i] .. ' ' .. #ks[i] .. ' ' .. ks[i] end
+  out = table.concat(out)
+else
+  for i = 1, n do
+    out[#out + 1] = ks[i]; out[#out + 1] = vs[i]; out[#out + 1] = rs[i]
+  end
+end
 return {'ok', S, more and 1 or 0, remaining, out}
+`);
+
+/**
+ * The values of a keys-only page's items at snapshot S, each at the version the page gave it:
+ * the current hash while its `rv` is still that version, else the key's first log entry after S
+ * (its `p`/`r` are the state at S, as in the page script), so an object updated or deleted
+ * between the page and this read still answers with its state at S. An item whose hash is gone
+ * without a log entry (the safety-net PEXPIREAT) answers false.
+ *
+ * KEYS: log, compacted. ARGV: object key prefix, S, then key and version of each item.
+ * Returns {'ok', {value or false, ...}} or {'expired', compacted}.
+ */
+export const valuesScript = new LuaScript(`
+local objPrefix, S = ARGV[1], tonumber(ARGV[2])
+local out, moved, nmoved = {}, {}, 0
+for i = 1, (#ARGV - 2) / 2 do
+  local k, rv = ARGV[2 * i + 1], ARGV[2 * i + 2]
+  local h = redis.call('HMGET', objPrefix .. k, 'v', 'rv')
+  if h[1] and h[2] == rv then
+    out[i] = h[1]
+  else
+    out[i] = false
+    moved[k] = i
+    nmoved = nmoved + 1
+  end
+end
+if nmoved > 0 then
+  local compacted = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if S < compacted then return {'expired', compacted} end
+  for _, e in ipairs(redis.call('XRANGE', KEYS[1], string.format('%d-0', S + 1), '+')) do
+    local f, k, p, r = e[2], nil, false, false
+    for j = 1, #f, 2 do
+      if f[j] == 'k' then k = f[j + 1] elseif f[j] == 'p' then p = f[j + 1] elseif f[j] == 'r' then r = f[j + 1] end
+    end
+    local i = k and moved[k]
+    if i then
+      moved[k] = nil
+      nmoved = nmoved - 1
+      if p and r == ARGV[2 * i + 2] then out[i] = p end
+      if nmoved == 0 then break end
+    end
+  end
+end
+return {'ok', out}
 `);

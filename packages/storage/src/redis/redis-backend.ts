@@ -7,16 +7,18 @@ import {
   type BufferCommandName,
 } from './binary-values.js';
 import { command, type RedisClient } from './connection.js';
-import { pageScript } from './page-script.js';
+import { pageScript, valuesScript } from './page-script.js';
 import { isNoScript, mapRedisError } from './redis-errors.js';
 import { compactScript, readLogScript, reapScript, writeScript, type LuaScript } from './scripts.js';
 import { parseLogEntry, RedisWatchHub } from './watch-hub.js';
 import type {
+  KeyVersion,
   LogRead,
   PageRequest,
   PageResult,
   RawObject,
   StorageBackend,
+  ValuesRead,
   WriteOp,
   WriteResult,
 } from '../backend.js';
@@ -120,6 +122,47 @@ export class RedisBackend implements StorageBackend {
     return { kind: 'ok', rv: reply[1], items, more: reply[2] === 1, remaining: reply[3] ?? 0 };
   }
 
+  async pageKeys(req: PageRequest): Promise<PageResult<KeyVersion>> {
+    const k = this.keys;
+    const reply = (await this.eval(
+      pageScript,
+      [k.rv, k.index, k.log, k.compacted],
+      [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV, 'keys'],
+      true,
+    )) as [Buffer, number, number?, number?, Buffer?];
+    const status = text(reply[0]);
+    if (status === 'expired') return { kind: 'expired', compacted: reply[1] };
+    if (status === 'toolarge') return { kind: 'toolarge', current: reply[1] };
+    return {
+      kind: 'ok',
+      rv: reply[1],
+      items: parseKeyVersions(reply[4] ?? Buffer.alloc(0)),
+      more: reply[2] === 1,
+      remaining: reply[3] ?? 0,
+    };
+  }
+
+  async readValues(atRV: number, items: readonly KeyVersion[]): Promise<ValuesRead> {
+    const k = this.keys;
+    const args: (string | number)[] = [k.objectPrefix, atRV];
+    for (const item of items) args.push(item.key, item.modRV);
+    const reply = (await this.eval(valuesScript, [k.log, k.compacted], args, true)) as [
+      Buffer,
+      number | (Buffer | null)[],
+    ];
+    if (text(reply[0]) === 'expired') return { kind: 'expired', compacted: reply[1] as number };
+    const values = reply[1] as (Buffer | null)[];
+    return {
+      kind: 'ok',
+      items: items.map((item, i) => {
+        const v = values[i];
+        return v === null || v === undefined
+          ? undefined
+          : { key: item.key, value: fromRedisValue(v), modRV: item.modRV };
+      }),
+    };
+  }
+
   async readLog(afterRV: number, limit: number): Promise<LogRead> {
     const k = this.keys;
     const reply = (await this.eval(readLogScript, [k.compacted, k.log, k.rv], [afterRV, limit], true)) as [
@@ -177,4 +220,22 @@ export class RedisBackend implements StorageBackend {
     await this.hub.close();
     await Promise.all(this.opts.owned.map((c) => c.quit().catch(() => c.disconnect())));
   }
+}
+
+/** The keys-only page's records, `<rv> <key byte length> <key>` each, back to back. */
+function parseKeyVersions(packed: Buffer): KeyVersion[] {
+  const items: KeyVersion[] = [];
+  const space = 0x20;
+  let i = 0;
+  while (i < packed.length) {
+    let rv = 0;
+    for (; i < packed.length && packed[i] !== space; i++) rv = rv * 10 + packed[i]! - 0x30;
+    let len = 0;
+    for (i++; i < packed.length && packed[i] !== space; i++) len = len * 10 + packed[i]! - 0x30;
+    i++;
+    if (i + len > packed.length) throw new Error('malformed keys-only page reply');
+    items.push({ key: packed.toString('utf8', i, i + len), modRV: rv });
+    i += len;
+  }
+  return items;
 }

@@ -1,6 +1,7 @@
 import { startRedisServer, type RedisServer } from '@keel/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemMemo } from '../testing/item-memo.js';
 import { keyspace } from './keyspace.js';
 import { createRedisStorage } from './redis-storage.js';
 import type { Storage } from '../storage.js';
@@ -72,5 +73,29 @@ describe('redis list paging cost', () => {
       scan: calls.get('scan'),
       keys: calls.get('keys'),
     }).toEqual({ hmget: 51, zrangebylex: 1, zlexcount: 1, xrange: 1, scan: undefined, keys: undefined });
+  });
+
+  it('reads no values of a page whose items the caller holds by version', async () => {
+    const prefix = '/cost-held';
+    await bulkLoad(admin, prefix, 20_000);
+    const store = await createRedisStorage({ urls: [server.url], prefix });
+    stores.push(store);
+    const memo = itemMemo();
+    const first = await store.list('/bulk', { ...memo, limit: 50 });
+    await store.delete('/bulk/000010');
+    const held = await store.list('/bulk', { ...memo, limit: 50, continueKey: first.continueKey! });
+    await admin.config('RESETSTAT');
+    const page = await store.list('/bulk', { ...memo, limit: 50, continueKey: first.continueKey! });
+    const calls = await commandCalls(admin);
+    expect(page).toEqual(held);
+    expect(page.remainingItemCount).toBe(20_000 - 100);
+    // One keys-only page script: a version per item (HGET), no value read (HMGET).
+    expect({
+      hget: calls.get('hget'),
+      hmget: calls.get('hmget'),
+      zrangebylex: calls.get('zrangebylex'),
+      xrange: calls.get('xrange'),
+      evalsha: calls.get('evalsha'),
+    }).toEqual({ hget: 51, hmget: undefined, zrangebylex: 1, xrange: 1, evalsha: 1 });
   });
 });

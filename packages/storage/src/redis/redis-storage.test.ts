@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { describeStorageConformance, EventCollector } from '../testing/index.js';
+import { describeListConformance } from '../testing/conformance.js';
+import { withItemMemo } from '../testing/item-memo.js';
 import { dropShardedStore, dropStore, randomPrefix, redisFixture } from '../testing/redis-fixture.js';
 import { ShardedStorage } from '../sharded-storage.js';
 import { keyspace } from './keyspace.js';
@@ -25,6 +27,16 @@ describeStorageConformance('redis, watch cache', (opts) => {
     ...opts,
     watchCache: () => true,
   });
+});
+
+// Lists whose caller holds items by key and version (as the API server's encoded items):
+// pages are read as keys and versions, then only the values of the items not held.
+describeListConformance('redis, items held by version', async (opts) => {
+  const prefix = randomPrefix();
+  conformancePrefixes.push(prefix);
+  return withItemMemo(
+    await createRedisStorage({ urls: [inject('redisUrl')], prefix, watchBlockMs: 200, ...opts }),
+  );
 });
 
 // The layout a Redis Cluster gets (one hash tag and sequence per resource), here on one Redis;

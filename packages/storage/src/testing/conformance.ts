@@ -19,3 +19,10 @@ export function describeStorageConformance(name: string, makeStore: MakeStore): 
     ttlTests(open);
   });
 }
+
+/** The list part of the suite alone, for a store whose lists take another path (see item-memo). */
+export function describeListConformance(name: string, makeStore: MakeStore): void {
+  describe(`${name} list conformance`, () => {
+    listTests(storeFixture(makeStore));
+  });
+}

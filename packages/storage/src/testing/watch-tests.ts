@@ -9,7 +9,7 @@ import {
   type ConformanceStoreOptions,
   type Obj,
 } from './helpers.js';
-import type { Storage } from '../storage.js';
+import type { Storage, WatchEvent, WatchSink } from '../storage.js';
 
 type Open = (opts?: Partial<ConformanceStoreOptions>) => Promise<Storage>;
 
@@ -159,6 +159,89 @@ export function watchTests(open: Open): void {
       const rest: string[] = [];
       for (let r = await it.next(); !r.done; r = await it.next()) rest.push(describe(r.value));
       expect(rest).toEqual(['ERROR Timeout']);
+      controller.abort();
+    });
+
+    it('hands live events to a sink as they come, after the replay the iterator yields', async () => {
+      const s = await open({ bookmarkIntervalMs: 100 });
+      await s.create('/things/x/a', obj('a'));
+      await s.create('/things/x/b', obj('b'));
+      const taken: string[] = [];
+      const sink: WatchSink<Obj> = {
+        put: (ev) => (taken.push(describe(ev)), true),
+        ready: () => Promise.resolve(),
+      };
+      const controller = new AbortController();
+      const stream = s.watch<Obj>('/things/x', { bookmarks: true, signal: controller.signal, sink });
+      const replayed: string[] = [];
+      const done = (async () => {
+        for await (const ev of stream) replayed.push(describe(ev));
+      })();
+      await eventually(() => Promise.resolve(expect(replayed).toHaveLength(3)));
+      const at = Number(await s.currentResourceVersion('/things'));
+      await s.guaranteedUpdate<Obj>('/things/x/a', (o) => ({ ...o!, spec: { n: 1 } }));
+      await s.delete('/things/x/b');
+      // A write the watch does not see (same resource) still moves its periodic bookmark.
+      await s.create('/things/y/c', obj('c'));
+      await eventually(() => Promise.resolve(expect(taken.slice(0, 2)).toHaveLength(2)));
+      expect(replayed.map((e) => e.replace(/ \d+$/, ''))).toEqual(['ADDED a', 'ADDED b', 'BOOKMARK']);
+      expect(taken.slice(0, 2)).toEqual([`MODIFIED a ${at + 1}`, `DELETED b ${at + 2}`]);
+      // Periodic bookmarks are live events too.
+      await eventually(() => Promise.resolve(expect(taken.some((e) => e.startsWith('BOOKMARK'))).toBe(true)));
+      controller.abort();
+      await done;
+      expect(replayed).toHaveLength(3);
+    });
+
+    it('keeps the events of a paused sink in the watch buffer, and ends it with Timeout past it', async () => {
+      const s = await open({ watchBufferSize: 5 });
+      await s.create('/things/0', obj('0'));
+      const taken: WatchEvent<Obj>[] = [];
+      let accepting = true;
+      let wake: (() => void) | undefined;
+      const sink: WatchSink<Obj> = {
+        put: (ev) => (taken.push(ev), accepting),
+        ready: () => new Promise<void>((r) => (wake = r)),
+      };
+      const controller = new AbortController();
+      const stream = s.watch<Obj>('/things', { resourceVersion: '1', signal: controller.signal, sink });
+      const replayed: string[] = [];
+      const done = (async () => {
+        for await (const ev of stream) replayed.push(describe(ev));
+      })();
+      // The first change may come as replay (before the watch is live) or to the sink.
+      await s.create('/things/1', obj('1'));
+      await eventually(() =>
+        Promise.resolve(expect([...replayed, ...taken.map(describe)]).toEqual(['ADDED 1 2'])),
+      );
+      await sleep(100);
+      taken.length = 0;
+      await s.create('/things/2a', obj('2a'));
+      await eventually(() => Promise.resolve(expect(taken.map(describe)).toEqual(['ADDED 2a 3'])));
+      // Full: the next events wait (at most 5), then the watch gives up on this consumer.
+      accepting = false;
+      await s.create('/things/2', obj('2'));
+      await eventually(() => Promise.resolve(expect(taken).toHaveLength(2)));
+      for (let i = 3; i <= 5; i++) await s.create(`/things/${i}`, obj(String(i)));
+      await sleep(100);
+      expect(taken).toHaveLength(2);
+      accepting = true;
+      wake?.();
+      await eventually(() =>
+        Promise.resolve(
+          expect(taken.map(describe).slice(2)).toEqual(['ADDED 3 5', 'ADDED 4 6', 'ADDED 5 7']),
+        ),
+      );
+      accepting = false;
+      await s.create('/things/6', obj('6'));
+      await eventually(() => Promise.resolve(expect(taken).toHaveLength(6)));
+      for (let i = 7; i <= 20; i++) await s.create(`/things/${i}`, obj(String(i)));
+      await sleep(300);
+      expect(taken).toHaveLength(6);
+      accepting = true;
+      wake?.();
+      await done;
+      expect(taken.slice(6).map(describe)).toEqual(['ERROR Timeout']);
       controller.abort();
     });
 

@@ -11,8 +11,8 @@ import type {
   WatchFeed,
 } from '../backend.js';
 import { inScope, type KeyScope } from '../keys.js';
-import { decodeRaw } from '../objects.js';
-import type { ListOptions, ListResult, StoredObject } from '../storage.js';
+import { itemMaker } from '../page-reader.js';
+import type { ListOptions, ListResult } from '../storage.js';
 import type { WatchSource } from '../watch/watch.js';
 import { EventWindow, type EventWindowOptions } from './event-window.js';
 
@@ -178,10 +178,7 @@ export class WatchCache implements HubListener, WatchSource, WatchFeed {
   /** Every object in `scope`, as the store's list would give it at `resourceVersion`. */
   list<T>(scope: KeyScope, opts: ListOptions<T>): ListResult<T> {
     const rv = this.resourceVersion;
-    const custom = opts.decode;
-    const decode = custom
-      ? (r: RawObject): T => custom(r.key, String(r.modRV), () => decodeRaw<StoredObject>(r))
-      : (r: RawObject): T => decodeRaw<T>(r);
+    const decode = itemMaker(opts);
     const items: T[] = [];
     for (const [key, raw] of this.objects.entries(scope.key)) {
       if (!inScope(scope, key)) break;

@@ -47,4 +47,38 @@ describe('WatchQueue', () => {
     expect(done).toBe(1);
     expect(q.push(bookmark(2))).toBe(false);
   });
+
+  it('hands events to a sink, the queued first, and resolves once it took the last', async () => {
+    let done = 0;
+    const q = new WatchQueue<never>(10, () => done++);
+    q.push(bookmark(1));
+    const taken: string[] = [];
+    const drained = q.drainTo({
+      put: (ev) => (taken.push(ev.type === 'ERROR' ? 'ERROR' : ev.resourceVersion), true),
+      ready: () => Promise.resolve(),
+    });
+    expect(taken).toEqual(['1']);
+    q.push(bookmark(2));
+    expect(taken).toEqual(['1', '2']);
+    q.fail(new StorageError('Expired', 'gone'));
+    await drained;
+    expect(taken).toEqual(['1', '2', 'ERROR']);
+    expect(q.push(bookmark(3))).toBe(false);
+    expect(done).toBe(1);
+  });
+
+  it('ends, and rejects the drain, when the sink throws', async () => {
+    let done = 0;
+    const q = new WatchQueue<never>(10, () => done++);
+    const drained = q.drainTo({
+      put: () => {
+        throw new Error('socket gone');
+      },
+      ready: () => Promise.resolve(),
+    });
+    q.push(bookmark(1));
+    await expect(drained).rejects.toThrow('socket gone');
+    expect(q.push(bookmark(2))).toBe(false);
+    expect(done).toBe(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { StorageError } from '../errors.js';
-import type { WatchEvent } from '../storage.js';
+import type { WatchEvent, WatchSink } from '../storage.js';
 
 /**
  * A bounded single-consumer queue behind one watcher's async iterator. Producers never wait:
@@ -7,6 +7,8 @@ import type { WatchEvent } from '../storage.js';
  * (code Timeout) instead of buffering without bound, so one slow client cannot hold the
  * store's memory or delay the others. The client then re-watches from the last resourceVersion
  * it received, which Kubernetes' cacher also forces on unresponsive watchers.
+ * With a sink (`drainTo`) the events go to it synchronously instead, and wait here only while the
+ * sink is not ready: the same buffer, bounded the same way.
  */
 export class WatchQueue<T> implements AsyncIterableIterator<WatchEvent<T>> {
   private readonly items: WatchEvent<T>[] = [];
@@ -15,6 +17,10 @@ export class WatchQueue<T> implements AsyncIterableIterator<WatchEvent<T>> {
   private ended = false;
   /** Set once an ERROR was queued or end() was called: nothing more is accepted. */
   private closedForInput = false;
+  private sink: WatchSink<T> | undefined;
+  /** The sink said it takes no more until its ready() resolves. */
+  private paused = false;
+  private sinkDone: { resolve: () => void; reject: (err: unknown) => void } | undefined;
 
   constructor(
     private readonly capacity: number,
@@ -49,8 +55,8 @@ export class WatchQueue<T> implements AsyncIterableIterator<WatchEvent<T>> {
       this.items.length = 0;
       this.head = 0;
     }
-    this.deliver({ type: 'ERROR', error });
     this.closedForInput = true;
+    this.deliver({ type: 'ERROR', error });
     this.onDone();
   }
 
@@ -59,10 +65,69 @@ export class WatchQueue<T> implements AsyncIterableIterator<WatchEvent<T>> {
     if (this.closedForInput) return;
     this.closedForInput = true;
     this.onDone();
-    if (this.head >= this.items.length) this.finish();
+    if (this.sink) this.flush();
+    else if (this.head >= this.items.length) this.finish();
+  }
+
+  /**
+   * Hands every event from now on to `sink` as it comes (the queued ones first); resolves once
+   * the stream has ended and the sink has taken its last event, rejects if the sink threw.
+   */
+  drainTo(sink: WatchSink<T>): Promise<void> {
+    this.sink = sink;
+    return new Promise((resolve, reject) => {
+      this.sinkDone = { resolve, reject };
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    const sink = this.sink!;
+    while (!this.paused && this.head < this.items.length) {
+      const event = this.items[this.head++] as WatchEvent<T>;
+      this.offer(sink, event);
+    }
+    if (this.head >= this.items.length) {
+      this.items.length = 0;
+      this.head = 0;
+      if (this.closedForInput && !this.ended) {
+        this.ended = true;
+        this.sinkDone?.resolve();
+      }
+    }
+  }
+
+  private offer(sink: WatchSink<T>, event: WatchEvent<T>): void {
+    let more: boolean;
+    try {
+      more = sink.put(event);
+    } catch (err) {
+      this.items.length = 0;
+      this.head = 0;
+      this.closedForInput = true;
+      this.ended = true;
+      this.onDone();
+      this.sinkDone?.reject(err);
+      return;
+    }
+    // Nothing is left to wait for once the last event (an ERROR, or the end) has been taken.
+    if (more || this.ended || (this.closedForInput && this.head >= this.items.length)) return;
+    this.paused = true;
+    void sink.ready().then(() => {
+      this.paused = false;
+      if (!this.ended) this.flush();
+    });
   }
 
   private deliver(event: WatchEvent<T>): void {
+    const sink = this.sink;
+    if (sink) {
+      if (this.ended) return;
+      if (this.paused || this.head < this.items.length) this.items.push(event);
+      else this.offer(sink, event);
+      if (this.closedForInput && !this.paused) this.flush();
+      return;
+    }
     const waiter = this.waiter;
     if (waiter) {
       this.waiter = undefined;

@@ -114,7 +114,9 @@ async function* run<T>(
         break;
       }
     }
-    yield* watcher.queue;
+    // Live: straight to the sink as the hub dispatches, or pulled through this iterator.
+    if (opts.sink) await watcher.queue.drainTo(opts.sink);
+    else yield* watcher.queue;
   } catch (err) {
     // Backends report their failures as StorageError; anything else (a throwing predicate, a bug)
     // reaches the consumer as a thrown error.

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { escapeFieldValue, parseFieldSelector, toStatus, type ListOptions } from '@keel/apimachinery';
 import { PROTOBUF_WATCH } from '@keel/protobuf';
-import { apiVersionOf } from '../../registry/resource-view.js';
+import type { WatchEvent, WatchSink } from '@keel/storage';
+import { apiVersionOf, type InternalObject } from '../../registry/resource-view.js';
 import { protobufFor } from '../respond.js';
 import { tableWatchEncoder } from '../table.js';
 import { connectionThrottle } from './connection-throttle.js';
@@ -41,6 +42,76 @@ export async function watchResource(
             .filter((s) => s !== '')
             .join(','),
         );
+  const throttle = connectionThrottle(req, scope.maxConnectionBytesPerSec);
+  const apiVersion = apiVersionOf(scope.view);
+  const pb = tableEvent ? undefined : protobufFor(req, { apiVersion, kind: scope.view.kind });
+  // The event as it goes on the wire: a JSON line, or a protobuf frame built from the same parts.
+  const encodeEvent = (type: string, object: Record<string, unknown>): string | Buffer =>
+    pb ? pb.encodeWatchEvent(type, object) : JSON.stringify({ type, object });
+  const lineOf = (ev: WatchEvent<InternalObject>): string | Buffer => {
+    if (ev.type === 'ERROR') return encodeEvent('ERROR', { ...toStatus(scope.store.watchError(ev.error)) });
+    if (ev.type === 'BOOKMARK') {
+      const metadata: Record<string, unknown> = { resourceVersion: ev.resourceVersion };
+      if (ev.initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
+      // A bookmark carries no object to print: as a Table it is rowless, keeping only the version.
+      const object = table
+        ? {
+            kind: 'Table',
+            apiVersion: `meta.k8s.io/${table.version ?? 'v1'}`,
+            metadata,
+            columnDefinitions: null,
+            rows: [],
+          }
+        : { kind: scope.view.kind, apiVersion, metadata };
+      return encodeEvent('BOOKMARK', object);
+    }
+    if (tableEvent) return JSON.stringify(tableEvent(ev.type, ev.object));
+    if (pb) return scope.store.watchFrame(ev.type, ev.object, (t, o) => pb.encodeWatchEvent(t, o));
+    return scope.store.watchLine(ev.type, ev.object);
+  };
+  const watchEvents = scope.watchEvents.forResource(
+    scope.view.group,
+    scope.view.version,
+    scope.view.resource,
+  );
+  // Every event counts, bookmarks and errors too, at its size on the wire, as kube's.
+  const send = (line: string | Buffer) => {
+    // Events that arrive together leave in one TLS write rather than one record each: the
+    // uncork runs once the dispatch (or the microtasks) that delivers them has run.
+    if (!res.writableCorked) {
+      res.cork();
+      process.nextTick(() => res.uncork());
+    }
+    if (typeof line === 'string') {
+      res.write(line + '\n');
+      watchEvents.sent(Buffer.byteLength(line) + 1);
+    } else {
+      res.write(line);
+      watchEvents.sent(line.length);
+    }
+  };
+  // Wait for a slow client instead of buffering without bound (storage ends a watcher that falls
+  // too far behind); a burst of events may fill a few buffers before that. once() with the signal
+  // removes its listeners either way: a long watch to a slow client does not pile them up.
+  const full = () => res.writableLength > WATCH_BUFFER_BYTES;
+  const drained = () =>
+    once(res, 'drain', { signal: stop.signal }).then(
+      () => undefined,
+      () => undefined,
+    );
+  // Live events go from the store's dispatch straight to the response (one loop over the
+  // watchers per change), unless each needs an await first (the byte budget of
+  // --max-connection-bytes-per-sec); the same buffer bounds apply either way.
+  const sink: WatchSink<InternalObject> | undefined = throttle
+    ? undefined
+    : {
+        put: (ev) => {
+          if (stop.signal.aborted || res.destroyed) return true;
+          send(lineOf(ev));
+          return !full();
+        },
+        ready: drained,
+      };
   // Opened before the response starts, so a refused start (e.g. a resourceVersion the store has
   // not reached) is still an HTTP error.
   const events = await scope.store.watch(info.namespace, {
@@ -50,6 +121,7 @@ export async function watchResource(
     sendInitialEvents: opts.sendInitialEvents,
     bookmarks: opts.allowWatchBookmarks,
     signal: stop.signal,
+    ...(sink ? { sink } : {}),
   });
   const seconds = opts.timeoutSeconds ?? defaultTimeoutSeconds(scope.minRequestTimeoutSeconds);
   const timer = setTimeout(() => stop.abort(), seconds * 1000);
@@ -58,76 +130,22 @@ export async function watchResource(
   res.on('close', onClose);
   scope.trackLongRunning(res, () => stop.abort());
 
-  const apiVersion = apiVersionOf(scope.view);
-  const pb = tableEvent ? undefined : protobufFor(req, { apiVersion, kind: scope.view.kind });
   res.writeHead(200, {
     'Content-Type': pb ? PROTOBUF_WATCH : 'application/json',
     'Transfer-Encoding': 'chunked',
     'Cache-Control': 'no-cache, private',
   });
   res.flushHeaders();
-  const watchEvents = scope.watchEvents.forResource(
-    scope.view.group,
-    scope.view.version,
-    scope.view.resource,
-  );
-  const throttle = connectionThrottle(req, scope.maxConnectionBytesPerSec);
-  // Every event counts, bookmarks and errors too, at its size on the wire, as kube's.
-  const send = (line: string | Buffer) => {
-    if (typeof line === 'string') {
-      res.write(line + '\n');
-      watchEvents.sent(Buffer.byteLength(line) + 1);
-    } else {
-      res.write(line);
-      watchEvents.sent(line.length);
-    }
-  };
-  // The event as it goes on the wire: a JSON line, or a protobuf frame built from the same parts.
-  const encodeEvent = (type: string, object: Record<string, unknown>): string | Buffer =>
-    pb ? pb.encodeWatchEvent(type, object) : JSON.stringify({ type, object });
   try {
+    // The replay (initial state, history), and with a sink nothing more: it ends with the watch.
     for await (const ev of events) {
-      let line: string | Buffer;
-      if (ev.type === 'ERROR') {
-        line = encodeEvent('ERROR', { ...toStatus(scope.store.watchError(ev.error)) });
-      } else if (ev.type === 'BOOKMARK') {
-        const metadata: Record<string, unknown> = { resourceVersion: ev.resourceVersion };
-        if (ev.initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
-        // A bookmark carries no object to print: as a Table it is rowless, keeping only the version.
-        const object = table
-          ? {
-              kind: 'Table',
-              apiVersion: `meta.k8s.io/${table.version ?? 'v1'}`,
-              metadata,
-              columnDefinitions: null,
-              rows: [],
-            }
-          : { kind: scope.view.kind, apiVersion, metadata };
-        line = encodeEvent('BOOKMARK', object);
-      } else if (tableEvent) {
-        line = JSON.stringify(tableEvent(ev.type, ev.object));
-      } else if (pb) {
-        line = scope.store.watchFrame(ev.type, ev.object, (t, o) => pb.encodeWatchEvent(t, o));
-      } else {
-        line = scope.store.watchLine(ev.type, ev.object);
-      }
+      const line = lineOf(ev);
       if (throttle) {
         await throttle(typeof line === 'string' ? Buffer.byteLength(line) + 1 : line.length, stop.signal);
         if (stop.signal.aborted) break;
       }
-      // Events that arrive together leave in one TLS write rather than one record each: the
-      // uncork runs once the microtasks that deliver them have run.
-      if (!res.writableCorked) {
-        res.cork();
-        process.nextTick(() => res.uncork());
-      }
       send(line);
-      // Wait for a slow client instead of buffering without bound (storage ends a watcher that
-      // falls too far behind); a burst of events may fill a few buffers before that.
-      if (res.writableLength > WATCH_BUFFER_BYTES)
-        // once() with the signal removes its listeners either way: a long watch to a slow
-        // client does not pile them up.
-        await once(res, 'drain', { signal: stop.signal }).catch(() => undefined);
+      if (full()) await drained();
       if (ev.type === 'ERROR' || stop.signal.aborted) break;
     }
   } catch (err) {
