@@ -48,12 +48,12 @@ describe('FlowControlConfigConsumer', () => {
     // As at start-up: the whole configuration is created while the consumer already runs.
     await ensureFlowControlConfiguration(storage);
     const stored = async () => (await storage.list<FlowSchema>(FLOW_SCHEMAS_KEY)).items;
-    const marked = (fs: FlowSchema) =>
-      fs.status?.conditions?.find((c) => c.type === CONDITION_DANGLING)?.status === 'False';
+    // The informer holds what the store does: FlowSchemas under this key.
+    const marked = (obj: unknown) =>
+      (obj as FlowSchema | undefined)?.status?.conditions?.find((c) => c.type === CONDITION_DANGLING)
+        ?.status === 'False';
     const all = await stored();
-    await settle(
-      () => status.writes.length >= all.length && [...schemas.list()].every((o) => marked(o as FlowSchema)),
-    );
+    await settle(() => status.writes.length >= all.length && [...schemas.list()].every(marked));
     expect((await stored()).every(marked)).toBe(true);
     expect(status.writes.sort()).toEqual(all.map((fs) => fs.metadata.name).sort());
     expect(errors).toEqual([]);
@@ -65,8 +65,7 @@ describe('FlowControlConfigConsumer', () => {
       status: { conditions: [{ type: CONDITION_DANGLING, status: 'True', reason: 'Forged', message: 'no' }] },
     }));
     await settle(
-      () =>
-        status.writes.length > all.length && marked(schemas.get(`${FLOW_SCHEMAS_KEY}/${name}`) as FlowSchema),
+      () => status.writes.length > all.length && marked(schemas.get(`${FLOW_SCHEMAS_KEY}/${name}`)),
     );
     expect(status.writes.filter((n) => n === name)).toHaveLength(2);
     expect(marked(await storage.get<FlowSchema>(`${FLOW_SCHEMAS_KEY}/${name}`))).toBe(true);
