@@ -48,8 +48,14 @@ function asciiOnly(file) {
   writeFileSync(file, lines.join('\n'));
 }
 
-/** The daemon's main.js without its top-level await, which a CommonJS bundle cannot have. */
-async function daemon(name) {
+/**
+ * The daemon's main.js without its top-level await, which a CommonJS bundle cannot have.
+ *
+ * @param {string} name
+ * @param {{ prepare?: boolean }} [opts] prepare: the app exports prepare(), start-up work that
+ *   needs no arguments, which the launcher runs while it waits for them (src/launch.ts)
+ */
+async function daemon(name, opts = {}) {
   await build({
     ...common,
     format: 'cjs',
@@ -63,7 +69,8 @@ async function daemon(name) {
         '/** Called by the launcher (src/launch.ts) with the command line. */\n' +
         'export function start(argv) {\n' +
         '  void main(argv).then((code) => exitWhenDone(code));\n' +
-        '}\n',
+        '}\n' +
+        (opts.prepare ? "export { prepare } from './app.js';\n" : ''),
       resolveDir: appDist(name),
       sourcefile: `${name}-main.js`,
     },
@@ -83,7 +90,7 @@ async function daemon(name) {
 
 await Promise.all([
   daemon('apiserver'),
-  daemon('scheduler'),
+  daemon('scheduler', { prepare: true }),
   build({
     ...common,
     format: 'esm',

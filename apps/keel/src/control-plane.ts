@@ -29,7 +29,7 @@ export interface ControlPlaneOptions {
   readonly schedulerArgs?: readonly string[];
   /** Receives every log line of both daemons; default: dropped. */
   readonly log?: LineSink;
-  /** How long to wait for the API server to be ready (default 30 s). */
+  /** How long to wait for each daemon to be ready (default 30 s). */
   readonly readyTimeoutMs?: number;
 }
 
@@ -88,6 +88,24 @@ async function untilReady(
   }
 }
 
+/**
+ * Resolves once the scheduler serves (its port listens, and its /readyz, which has no other check,
+ * answers 200; or its port is off) and schedules (it holds its lease, or runs without election,
+ * and its caches are synced): what a test needs for the pods it creates to be bound at once. Its
+ * log lines say so (apps/scheduler: the secure port's and the scheduling loop's), sooner than a
+ * poll of /readyz would, and the poll could not tell the second.
+ */
+function schedulerStarted(scheduler: Daemon, timeoutMs: number): Promise<void> {
+  return withTimeout(
+    Promise.all([
+      scheduler.said(/Serving securely|Secure serving is off/),
+      scheduler.said(/Starting scheduling/),
+    ]).then(() => undefined),
+    timeoutMs,
+    'the scheduler was not serving and scheduling',
+  );
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -100,8 +118,10 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
  * Starts a control plane on 127.0.0.1, as `keel up` does: the API server (RBAC and Node
  * authorization, a generated CA and serving certificate, an admin token) and, unless told not to,
  * the scheduler (as `system:kube-scheduler`), and registers `nodes` ready fake nodes. Resolves once
- * the API server is ready and the nodes exist; rejects (having stopped what it started) if a
- * daemon does not come up.
+ * the API server is ready (its /readyz: every post-start hook done, the default RBAC policy among
+ * them), the nodes exist and the scheduler serves and schedules (it leads, its caches synced), so
+ * that a pod created next is bound without waiting for either; rejects (having stopped what it
+ * started) if a daemon does not come up.
  */
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const began = performance.now();
@@ -136,9 +156,9 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     log,
   );
   step('apiserver spawned');
-  const started: Daemon[] = [apiserver];
+  const daemons: Daemon[] = [apiserver];
   const stopAll = async () => {
-    for (const d of [...started].reverse()) await d.stop();
+    for (const d of [...daemons].reverse()) await d.stop();
     if (temporary) rmSync(dir, { recursive: true, force: true });
   };
   // The bundled scheduler starts now and loads its code while the API server starts; it gets its
@@ -150,7 +170,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       ? new Daemon('scheduler', schedulerEntry, undefined, log)
       : undefined;
   if (waiting) {
-    started.push(waiting);
+    daemons.push(waiting);
     step('scheduler spawned, waiting for its arguments');
   }
   try {
@@ -184,26 +204,22 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         `--cert-dir=${certs}`,
         ...(opts.schedulerArgs ?? []),
       ];
-      let scheduler: Daemon;
+      // Watched before it runs with its arguments, so that no line goes by unseen.
+      const watch = (d: Daemon) => schedulerStarted(d, opts.readyTimeoutMs ?? 30_000);
+      let started: Promise<void>;
       if (waiting) {
         if (!waiting.running)
           throw new Error(`the scheduler exited during start-up:\n${waiting.lastLines()}`);
+        started = watch(waiting);
         waiting.begin(args);
-        scheduler = waiting;
         step('scheduler given its arguments');
       } else {
-        scheduler = new Daemon('scheduler', schedulerEntry, args, log);
-        started.push(scheduler);
+        const scheduler = new Daemon('scheduler', schedulerEntry, args, log);
+        started = watch(scheduler);
+        daemons.push(scheduler);
         step('scheduler spawned');
       }
-      // Its /readyz is open to anyone (--authorization-always-allow-paths), as kube-scheduler's.
-      schedulerReady = untilReady(
-        scheduler,
-        `https://127.0.0.1:${schedulerPort}`,
-        join(certs, 'platform-scheduler-ca.crt'),
-        undefined,
-        opts.readyTimeoutMs ?? 30_000,
-      ).then(() => step('scheduler ready'));
+      schedulerReady = started.then(() => step('scheduler serving and scheduling'));
       // Reported by the await below; not an unhandled rejection meanwhile.
       schedulerReady.catch(() => undefined);
     }

@@ -8,6 +8,14 @@ export type DaemonName = 'apiserver' | 'scheduler';
 export type LineSink = (daemon: DaemonName, line: string) => void;
 
 /**
+ * `KEEL_DAEMON_NODE_ARGS`: Node options for the daemons, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * to profile a start-up (NODE_OPTIONS does not take --cpu-prof); as @keel/testing's daemons.
+ */
+function daemonNodeArgs(): string[] {
+  return (process.env['KEEL_DAEMON_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+}
+
+/**
  * One daemon child process (`node <entry> <args>`), its output handed over line by line. With
  * `args` undefined, the process starts at once but waits for them (src/launch.ts) until begin().
  */
@@ -32,7 +40,7 @@ export class Daemon {
     const env: NodeJS.ProcessEnv = { ...process.env, KEEL_EXIT_WITH_PARENT: '1' };
     if (deferred) env[DEFERRED_ARGS_ENV] = '1';
     else delete env[DEFERRED_ARGS_ENV];
-    this.child = spawn(process.execPath, [entry.path, ...(args ?? [])], {
+    this.child = spawn(process.execPath, [...daemonNodeArgs(), entry.path, ...(args ?? [])], {
       // A deferred daemon reads its arguments on standard input, which then ends.
       stdio: [deferred ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       env,

@@ -11,6 +11,8 @@ export const DEFERRED_ARGS_ENV = 'KEEL_DEFERRED_ARGS';
 /** What a daemon bundle exports (scripts/bundle.mjs): its main, exiting when it is done. */
 interface DaemonBundle {
   start(argv: readonly string[]): void;
+  /** Start-up work that needs no arguments: run while a deferred daemon waits for them. */
+  prepare?(): Promise<void>;
 }
 
 /** Reads the first line of `input` as a JSON array of strings. */
@@ -64,6 +66,8 @@ export function launch(bundle: string): void {
     start(process.argv.slice(2));
     return;
   }
+  // Only warms up what start() would do anyway: should it fail, start() meets the same failure.
+  daemon.prepare?.().catch(() => undefined);
   readArgs(process.stdin).then(
     (args) => {
       // Standard input has done its job; the daemon runs as one started with it ignored.

@@ -1,13 +1,14 @@
 import { keelVersion } from '@keel/apimachinery';
-import { ConnectionConfigError, type Connection } from '@keel/client';
+import { ConnectionConfigError, preloadTransport, type Connection } from '@keel/client';
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
+import { prepareSelfSigned } from '@keel/serving';
 import { SchedulerCommandOptions, schedulerCommand, type SchedulerConfig } from './command.js';
 import { resolveConnection } from './runtime/connection.js';
 import { SchedulerRuntime } from './runtime/runtime.js';
 import { extenderErrors, profileErrors } from './runtime/scheduler.js';
 import { SchedulerMetrics } from './server/metrics.js';
-import { serveSecurePort } from './server/secure-port.js';
+import { serveSecurePort, type SecurePort } from './server/secure-port.js';
 
 /** The configuration plus the API server connection it resolved to. */
 export interface SchedulerRunConfig extends SchedulerConfig {
@@ -68,14 +69,38 @@ async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSign
     logger,
     ...userAgent,
   });
-  const server = await serveSecurePort({
-    config,
-    logger,
-    metrics,
-    ...userAgent,
-    shutdown: shutdown.signal,
-    ...(runtime.healthCheck ? { leaderElection: runtime.healthCheck } : {}),
-  });
+  // The informers and the election start once the secure port's CA lookup is done, while the
+  // port finishes its certificate and listens: in kube-scheduler that lookup is part of the
+  // configuration and the port's Serve does not block Run. The lookup is answered once the API
+  // server answers this scheduler, so the first lists are not refused for want of its RBAC roles
+  // (which would cost them a backoff).
+  const failedToServe = new AbortController();
+  let running: Promise<number> | undefined;
+  const startRuntime = (): Promise<number> => {
+    if (!running) {
+      running = runtime.run(AbortSignal.any([signal, failedToServe.signal]));
+      // Awaited below; a failure meanwhile is no unhandled rejection.
+      running.catch(() => undefined);
+    }
+    return running;
+  };
+  let server: SecurePort | undefined;
+  try {
+    server = await serveSecurePort({
+      config,
+      logger,
+      metrics,
+      ...userAgent,
+      shutdown: shutdown.signal,
+      ...(runtime.healthCheck ? { leaderElection: runtime.healthCheck } : {}),
+      onAuthReady: () => void startRuntime(),
+    });
+  } catch (err) {
+    // A port that cannot listen ends start-up: the runtime stops first (releasing a lease taken).
+    failedToServe.abort();
+    await running?.catch(() => undefined);
+    throw err;
+  }
   // /readyz fails from the signal on, while the lease is released and bindings wind down.
   const announce = () => {
     logger.info('Shutting down', { signal: String(signal.reason) });
@@ -84,13 +109,23 @@ async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSign
   signal.addEventListener('abort', announce, { once: true });
   let code: number;
   try {
-    code = await runtime.run(signal);
+    code = await startRuntime();
   } finally {
     signal.removeEventListener('abort', announce);
     shutdown.abort();
     await server?.shutdown({ sendRetryAfter: false, drainTimeoutMs: 10_000 });
   }
   return code;
+}
+
+/**
+ * Start-up work that needs no arguments, for a process spawned before it has them (apps/keel's
+ * launcher calls this while it waits): loading undici, which the first request to the API server
+ * would otherwise do, and a first run of the self-signed serving certificate's generation, several
+ * times slower than the later one main() then does. It only warms up what main() does anyway.
+ */
+export async function prepare(): Promise<void> {
+  await Promise.all([preloadTransport(), prepareSelfSigned()]);
 }
 
 /** keel-scheduler: flags, configuration, then the scheduler until SIGTERM/SIGINT or a lost lease. */

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonProcess, freePort, http2Request, http2Session, schedulerEntry } from '@keel/testing';
@@ -120,6 +121,26 @@ describe('keel-scheduler secure port (built, HTTPS)', () => {
       expect(h2.status).toBe(403);
     } finally {
       session.close();
+    }
+  });
+
+  it('exits 1 when its port is taken, though its informers had started meanwhile', async () => {
+    const taken = createServer();
+    const port = await new Promise<number>((resolve) =>
+      taken.listen(0, '127.0.0.1', () => resolve((taken.address() as AddressInfo).port)),
+    );
+    try {
+      const daemon = DaemonProcess.start(entry, [
+        '--leader-elect=false',
+        unreachable,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${port}`,
+      ]);
+      const result = await daemon.wait();
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/EADDRINUSE|address already in use/);
+    } finally {
+      taken.close();
     }
   });
 

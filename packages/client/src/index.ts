@@ -37,6 +37,6 @@ export {
 export { createInformer, type Informer, type InformerHandlers, type InformerOptions } from './informer.js';
 export { Backoff, type BackoffOptions } from './backoff.js';
 export { objectKey, type KubeObject, type KubeList, type ObjectMeta, type ListMeta } from './types.js';
-export { Transport } from './transport.js';
+export { preloadTransport, Transport } from './transport.js';
 export { dialingHttpsAgent, type Dialer } from './dial-connector.js';
 export type { Query, QueryValue, StreamResponse } from './transport.js';

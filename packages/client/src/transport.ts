@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { createSecureContext, type ConnectionOptions } from 'node:tls';
 import type * as undiciModule from 'undici';
 import type { Agent, Dispatcher } from 'undici';
 import { dialConnector, type Dialer } from './dial-connector.js';
@@ -42,9 +43,19 @@ type Undici = typeof undiciModule;
 let undici: Promise<Undici> | undefined;
 const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
 
+/**
+ * Loads undici now rather than at the first request: for a process that has time to spare before
+ * it knows where to connect (a daemon spawned before its arguments, apps/keel's launcher).
+ */
+export async function preloadTransport(): Promise<void> {
+  await loadUndici();
+}
+
 export class Transport {
   private agent: Promise<Agent> | undefined;
-  private readonly agentOptions: Agent.Options;
+  private readonly tls: ConnectionOptions;
+  private readonly dial: Dialer | undefined;
+  private readonly keepAliveTimeoutMs: number;
   private closed = false;
   private token: string | undefined;
   private tokenReadAt = 0;
@@ -57,16 +68,14 @@ export class Transport {
     dial?: Dialer,
   ) {
     const c = connection;
-    const tls = {
+    this.tls = {
       rejectUnauthorized: !c.insecureSkipTLSVerify,
       ...(c.ca ? { ca: c.ca } : {}),
       ...(c.cert && c.key ? { cert: c.cert, key: c.key } : {}),
       ...(c.serverName ? { servername: c.serverName } : {}),
     };
-    this.agentOptions = {
-      keepAliveTimeout: keepAliveTimeoutMs,
-      connect: dial ? dialConnector(dial, tls) : tls,
-    };
+    this.dial = dial;
+    this.keepAliveTimeoutMs = keepAliveTimeoutMs;
     this.token = c.token;
     this.tokenReadAt = Date.now();
   }
@@ -75,8 +84,22 @@ export class Transport {
     const { Agent, errors, request } = await loadUndici();
     // As undici's own pool answers once closed, even when close() came before any request.
     if (this.closed) throw new errors.ClientDestroyedError();
-    const dispatcher = await (this.agent ??= Promise.resolve(new Agent(this.agentOptions)));
+    const dispatcher = await (this.agent ??= Promise.resolve(new Agent(this.agentOptions())));
     return request(url, { ...options, dispatcher });
+  }
+
+  /**
+   * The pool's options, with one TLS context for all its connections: tls.connect makes one per
+   * connection otherwise, and making one (the CA parsed, Node's root store copied) costs more
+   * than the handshake it serves.
+   */
+  private agentOptions(): Agent.Options {
+    const { ca, cert, key, ...perConnection } = this.tls;
+    const tls = { ...perConnection, secureContext: createSecureContext({ ca, cert, key }) };
+    return {
+      keepAliveTimeout: this.keepAliveTimeoutMs,
+      connect: this.dial ? dialConnector(this.dial, tls) : tls,
+    };
   }
 
   url(path: string, query: Query = {}): URL {

@@ -1,4 +1,12 @@
+import { debuglog } from 'node:util';
 import { errorText, namedCheck, type HealthChecker } from './checker.js';
+
+/**
+ * `NODE_DEBUG=keel-start`: when each hook finished, in ms since runAll and in the process's CPU
+ * time since then (a start-up timeline: the hooks share one thread, so CPU tells more than the
+ * wall clock on a loaded machine).
+ */
+const debug = debuglog('keel-start');
 
 /** Work a server does once it is serving (start informers, create bootstrap objects...). */
 export type PostStartHook = (signal: AbortSignal) => Promise<void>;
@@ -49,13 +57,25 @@ export class PostStartHooks {
   async runAll(signal: AbortSignal = new AbortController().signal): Promise<void> {
     if (this.#started) throw new Error('PostStartHooks have already been called');
     this.#started = true;
+    const began = performance.now();
+    const cpuBefore = process.cpuUsage();
     await Promise.all(
-      [...this.#hooks.values()].map(async (entry) => {
+      [...this.#hooks].map(async ([name, entry]) => {
         try {
           await entry.fn(signal);
           entry.state = { kind: 'done' };
         } catch (err) {
           entry.state = { kind: 'failed', err };
+        }
+        if (debug.enabled) {
+          const cpu = process.cpuUsage(cpuBefore);
+          debug(
+            '%s ms (CPU %s ms): poststarthook/%s %s',
+            (performance.now() - began).toFixed(0),
+            ((cpu.user + cpu.system) / 1000).toFixed(0),
+            name,
+            entry.state.kind,
+          );
         }
       }),
     );

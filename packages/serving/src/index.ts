@@ -43,6 +43,7 @@ export {
   type SelfSignedFileNames,
   type SelfSignedHostsInput,
 } from './tls/self-signed.js';
+export { prepareSelfSigned } from './tls/prepare.js';
 export {
   buildNameMap,
   extractNames,

@@ -125,6 +125,16 @@ export async function ensureFlowControlConfiguration(storage: Storage): Promise<
  */
 export class FlowControlConfigConsumer {
   private pending = false;
+  private stopped = false;
+  /**
+   * Each Dangling write issued and not yet seen through the informer: the condition it writes
+   * and the schema's resourceVersion it was issued against. Every informer event refreshes every
+   * schema, and until the write comes back through the informer its copy still lacks the
+   * condition: without this each refresh would issue the write again (at start-up, while the
+   * bootstrap configuration is created, about a hundred such reads through the status store for
+   * the thirteen writes needed).
+   */
+  private readonly writing = new Map<string, { readonly want: string; readonly seen: string }>();
 
   constructor(
     private readonly statusStore: FlowSchemaStatusWriter,
@@ -146,6 +156,7 @@ export class FlowControlConfigConsumer {
     signal.addEventListener(
       'abort',
       () => {
+        this.stopped = true;
         clearInterval(borrowing);
         unsubscribe.forEach((u) => u());
       },
@@ -155,12 +166,17 @@ export class FlowControlConfigConsumer {
     this.refresh();
   }
 
+  /**
+   * One refresh for all the events until the next turn of the event loop: the bootstrap
+   * configuration arrives as some twenty events in one chain of promise jobs, each of which
+   * would otherwise rebuild the controller's levels.
+   */
   private schedule(): void {
     if (this.pending) return;
     this.pending = true;
-    queueMicrotask(() => {
+    setImmediate(() => {
       this.pending = false;
-      this.refresh();
+      if (!this.stopped) this.refresh();
     });
   }
 
@@ -169,8 +185,12 @@ export class FlowControlConfigConsumer {
     const levels = [...this.levels.list()] as unknown as PriorityLevelConfiguration[];
     this.controller.update(schemas, levels);
     const levelNames = new Set(levels.map((l) => l.metadata.name));
-    for (const fs of schemas)
+    const names = new Set<string>();
+    for (const fs of schemas) {
+      names.add(fs.metadata.name ?? '');
       void this.markDangling(fs, !levelNames.has(fs.spec.priorityLevelConfiguration.name));
+    }
+    for (const name of this.writing.keys()) if (!names.has(name)) this.writing.delete(name);
   }
 
   private async markDangling(fs: FlowSchema, dangling: boolean): Promise<void> {
@@ -183,7 +203,18 @@ export class FlowControlConfigConsumer {
     // upstream compares all three: a schema pointed at another level gets the new name in its message.
     const same = (c: Condition | undefined): boolean =>
       c?.status === status && c.reason === reason && c.message === message;
-    if (same(fs.status?.conditions?.find((c) => c.type === CONDITION_DANGLING))) return;
+    const name = fs.metadata.name ?? '';
+    if (same(fs.status?.conditions?.find((c) => c.type === CONDITION_DANGLING))) {
+      this.writing.delete(name);
+      return;
+    }
+    // Issued against this very copy: its result (or the write that beat it) is on its way.
+    const want = `${status}\n${reason}\n${message}`;
+    const seen = fs.metadata.resourceVersion ?? '';
+    const issued = this.writing.get(name);
+    if (issued?.want === want && issued.seen === seen) return;
+    const mark = { want, seen };
+    this.writing.set(name, mark);
     const condition: Condition = {
       type: CONDITION_DANGLING,
       status,
@@ -191,7 +222,6 @@ export class FlowControlConfigConsumer {
       reason,
       message,
     };
-    const name = fs.metadata.name ?? '';
     try {
       // A forced server-side apply of the one condition, as upstream's consumer does.
       await this.statusStore.update(
@@ -220,7 +250,10 @@ export class FlowControlConfigConsumer {
         { dryRun: false, user: LOOPBACK_USER, fieldManager: FIELD_MANAGER, operation: 'Apply', force: true },
       );
     } catch (err) {
-      if (!(err instanceof NothingToDo)) this.onError(err);
+      if (err instanceof NothingToDo) return;
+      this.onError(err);
+      // Tried again at the next change, as before.
+      if (this.writing.get(name) === mark) this.writing.delete(name);
     }
   }
 }

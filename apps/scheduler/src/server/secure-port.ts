@@ -25,6 +25,11 @@ export interface SecurePortDeps {
   readonly leaderElection?: HealthChecker;
   /** The User-Agent of the delegated authentication and authorization clients. */
   readonly userAgent?: string;
+  /**
+   * Called once delegated authentication and authorization are set up (the CA lookup in the API
+   * server answered or given up on), while the port still finishes its certificate and listens.
+   */
+  readonly onAuthReady?: () => void;
 }
 
 /**
@@ -54,6 +59,7 @@ export async function serveSecurePort(deps: SecurePortDeps): Promise<SecurePort 
   let auth: DelegatedAuth | undefined;
   const clientCA = created.then((a) => {
     auth = a;
+    deps.onAuthReady?.();
     return a.clientCA;
   });
 

@@ -9,31 +9,38 @@ import { LRUCache } from 'lru-cache';
  * time of 0 for "no TTL").
  */
 export class TtlCache<V extends object> {
-  private readonly entries: LRUCache<string, V>;
+  /**
+   * Made at the first set: lru-cache allocates its arrays for `maxEntries` up front (a token
+   * cache of 131,072 entries costs milliseconds and megabytes), which a daemon would otherwise pay
+   * at start-up for a cache it may never fill.
+   */
+  private entries: LRUCache<string, V> | undefined;
 
-  constructor(maxEntries: number, now: () => number = Date.now) {
-    this.entries = new LRUCache<string, V>({
-      max: maxEntries,
-      perf: { now },
-      // lru-cache otherwise memoises the clock for a millisecond, which a test's clock outruns.
-      ttlResolution: 0,
-    });
-  }
+  constructor(
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get(key: string): V | undefined {
-    return this.entries.get(key);
+    return this.entries?.get(key);
   }
 
   /** A ttl of 0 or less caches nothing, as a zero --*-ttl flag means in kube. */
   set(key: string, value: V, ttlMs: number): void {
     if (ttlMs <= 0) {
-      this.entries.delete(key);
+      this.entries?.delete(key);
       return;
     }
+    this.entries ??= new LRUCache<string, V>({
+      max: this.maxEntries,
+      perf: { now: this.now },
+      // lru-cache otherwise memoises the clock for a millisecond, which a test's clock outruns.
+      ttlResolution: 0,
+    });
     this.entries.set(key, value, { ttl: ttlMs });
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 }

@@ -20,6 +20,8 @@ export interface GeneratedCert {
   readonly keyPem: string;
   /** Kept so the certificate can sign others; never leaves the process. */
   readonly keys: webcrypto.CryptoKeyPair;
+  /** Its subject, the issuer of what it signs (so that signing need not parse the PEM again). */
+  readonly subject: string;
 }
 
 export interface CertSpec {
@@ -53,13 +55,12 @@ export async function generateCA(spec: CertSpec): Promise<GeneratedCert> {
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { certPem: pem(cert), keyPem: await keyPem(keys), keys };
+  return { certPem: pem(cert), keyPem: await keyPem(keys), keys, subject: cert.subject };
 }
 
 /** A certificate signed by `ca` (kube: the serving half of GenerateSelfSignedCertKeyWithFixtures). */
 export async function generateLeaf(ca: GeneratedCert, spec: CertSpec): Promise<GeneratedCert> {
   const keys = await newKeys();
-  const caCert = new x509.X509Certificate(ca.certPem);
   const usage = spec.usage ?? 'server';
   const ekus = [
     ...(usage === 'client' ? [] : [x509.ExtendedKeyUsage.serverAuth]),
@@ -86,7 +87,7 @@ export async function generateLeaf(ca: GeneratedCert, spec: CertSpec): Promise<G
   }
   const cert = await x509.X509CertificateGenerator.create({
     subject: subject(spec),
-    issuer: caCert.subject,
+    issuer: ca.subject,
     publicKey: keys.publicKey,
     signingKey: ca.keys.privateKey,
     notBefore: spec.notBefore,
@@ -94,7 +95,7 @@ export async function generateLeaf(ca: GeneratedCert, spec: CertSpec): Promise<G
     signingAlgorithm: ALG,
     extensions,
   });
-  return { certPem: pem(cert), keyPem: await keyPem(keys), keys };
+  return { certPem: pem(cert), keyPem: await keyPem(keys), keys, subject: cert.subject };
 }
 
 function newKeys(): Promise<webcrypto.CryptoKeyPair> {
