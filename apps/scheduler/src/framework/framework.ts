@@ -29,7 +29,11 @@ import {
 import type { NodeInfo, PodInfo } from './node-info.js';
 import type { NodeToStatus } from './node-to-status.js';
 import { buildPluginLists } from './plugin-lists.js';
-import { addNominatedPods, runPreFilterExtension } from './prefilter-extensions.js';
+import {
+  addNominatedPods,
+  preFilterExtensionsActive,
+  runPreFilterExtension,
+} from './prefilter-extensions.js';
 import type { Registry } from './registry.js';
 import { Code, Status, type MaybeStatus } from './status.js';
 import type { Pod } from './types.js';
@@ -227,6 +231,11 @@ export class Framework implements FilterRunner {
     nodeInfo: NodeInfo,
   ): MaybeStatus {
     return runPreFilterExtension(this.preFilterPlugins, 'AddPod', state, pod, podToAdd, nodeInfo);
+  }
+
+  /** Whether a PreFilter plugin with AddPod/RemovePod runs its Filter in the cycle of `state`. */
+  preFilterExtensionsActive(state: CycleState): boolean {
+    return preFilterExtensionsActive(this.preFilterPlugins, state);
   }
 
   /** kube's RunPreFilterExtensionRemovePod: as AddPod, for a pod taken off `nodeInfo`. */

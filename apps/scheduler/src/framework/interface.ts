@@ -70,6 +70,11 @@ export interface FilterPlugin extends Plugin {
  */
 export interface FilterRunner {
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+  /**
+   * Whether any PreFilter plugin with AddPod/RemovePod runs its Filter in the cycle of `state`;
+   * when none does, removing or adding pods on a node copy leaves the state as it is.
+   */
+  preFilterExtensionsActive(state: CycleState): boolean;
   runPreFilterExtensionAddPod(
     state: CycleState,
     pod: Pod,

@@ -103,7 +103,8 @@ export function selectVictimsOnNode(
   const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
   const copy = node.clone();
-  const state = cycleState.clone();
+  // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
+  const state = filters.preFilterExtensionsActive(cycleState) ? cycleState.clone() : cycleState;
   for (const p of potential) removePod(filters, state, pod, copy, p);
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
   if (s) return { ok: false, status: s };
