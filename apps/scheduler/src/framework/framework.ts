@@ -178,11 +178,26 @@ export class Framework implements FilterRunner {
     return this.filterPlugins.length > 0;
   }
 
+  /**
+   * The filter plugins whose PreFilter did not skip this cycle, worked out once per cycle (and
+   * again if a plugin was skipped since): a failed cycle filters every node of the cluster.
+   */
+  private activeFilterPlugins(state: CycleState): readonly FilterPlugin[] {
+    const kept = state.activeFilters;
+    const skipped = state.skipFilterPlugins.size;
+    if (kept?.owner === this && kept.skipped === skipped) return kept.plugins as readonly FilterPlugin[];
+    const plugins =
+      skipped === 0
+        ? this.filterPlugins
+        : this.filterPlugins.filter((pl) => !state.skipFilterPlugins.has(pl.name));
+    state.activeFilters = { owner: this, skipped, plugins };
+    return plugins;
+  }
+
   /** Filters one node, stopping at the first plugin that rejects it. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const timed = state.recordPluginMetrics && state.timedFilterNodes++ < PLUGIN_METRICS_NODES_PER_CYCLE;
-    for (const pl of this.filterPlugins) {
-      if (state.skipFilterPlugins.has(pl.name)) continue;
+    for (const pl of this.activeFilterPlugins(state)) {
       let s: MaybeStatus;
       const t = timed ? performance.now() : 0;
       try {
