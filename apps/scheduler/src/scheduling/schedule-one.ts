@@ -223,6 +223,11 @@ export class PodScheduler {
     if (!fwk.hasFilterPlugins()) {
       for (; processed < toFind; processed++) feasible.push(nodes[(start + processed) % numAll] as NodeInfo);
     } else {
+      // The rejections are recorded after the pass: when every node of the cluster gave the same
+      // status (a pod that fits nowhere, e.g. a preemptor), it is recorded once for all of them.
+      const rejected: NodeInfo[] = [];
+      const statuses: Status[] = [];
+      let uniform = true;
       for (; processed < numAll && feasible.length < toFind; processed++) {
         const node = nodes[(start + processed) % numAll] as NodeInfo;
         const s = fwk.runFilterPluginsWithNominatedPods(state, pod, node);
@@ -230,8 +235,15 @@ export class PodScheduler {
         else if (s.code === Code.Error) {
           this.nextStartNodeIndex = (start + processed + 1) % numAll;
           return stop(failed(s));
-        } else diagnosis.addNodeStatus(node.name, s);
+        } else {
+          if (uniform && statuses.length > 0 && statuses[0] !== s) uniform = false;
+          rejected.push(node);
+          statuses.push(s);
+        }
       }
+      const first = statuses[0];
+      if (uniform && first && rejected.length === numAll) diagnosis.allNodesRejected(first, numAll);
+      else rejected.forEach((node, i) => diagnosis.addNodeStatus(node.name, statuses[i] as Status));
     }
     this.nextStartNodeIndex = (start + processed) % numAll;
     return { ok: true, feasible, diagnosis, numAll };
