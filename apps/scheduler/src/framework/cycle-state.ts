@@ -55,6 +55,9 @@ export class CycleState {
    */
   activeFilters:
     { readonly owner: object; readonly skipped: number; readonly plugins: readonly object[] } | undefined;
+  /** Whether a PreFilter plugin with AddPod/RemovePod runs its Filter, kept as activeFilters is. */
+  extensionsActive:
+    { readonly owner: object; readonly skipped: number; readonly active: boolean } | undefined;
 
   /**
    * kube's CycleState.Clone: a state whose cloneable values are copies (the others, written once
@@ -69,6 +72,7 @@ export class CycleState {
     c.recordPluginMetrics = this.recordPluginMetrics;
     c.timedFilterNodes = this.timedFilterNodes;
     c.activeFilters = this.activeFilters;
+    c.extensionsActive = this.extensionsActive;
     return c;
   }
 

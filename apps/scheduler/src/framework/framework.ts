@@ -250,7 +250,14 @@ export class Framework implements FilterRunner {
 
   /** Whether a PreFilter plugin with AddPod/RemovePod runs its Filter in the cycle of `state`. */
   preFilterExtensionsActive(state: CycleState): boolean {
-    return preFilterExtensionsActive(this.preFilterPlugins, state);
+    // Asked for every nominated node of a pass: worked out once per cycle (and again if a plugin
+    // was skipped since), like the active filter plugins.
+    const kept = state.extensionsActive;
+    const skipped = state.skipFilterPlugins.size;
+    if (kept?.owner === this && kept.skipped === skipped) return kept.active;
+    const active = preFilterExtensionsActive(this.preFilterPlugins, state);
+    state.extensionsActive = { owner: this, skipped, active };
+    return active;
   }
 
   /** kube's RunPreFilterExtensionRemovePod: as AddPod, for a pod taken off `nodeInfo`. */

@@ -104,19 +104,18 @@ export function addNominatedPods(
   if (!nominated || nominated.length === 0) return undefined;
   const priority = pod.spec.priority ?? 0;
   const uid = podUid(pod);
-  const counts = (p: PodInfo) => (p.pod.spec.priority ?? 0) >= priority && p.key !== uid;
   let included = 0;
-  for (const p of nominated) if (counts(p)) included++;
+  for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) included++;
   if (included === 0) return undefined;
   if (!runner.preFilterExtensionsActive(state)) {
     if (included === nominated.length) return { state, nodeInfo: copyWithAll(nodeInfo, nominated) };
     const copy = nodeInfo.clone();
-    for (const p of nominated) if (counts(p)) copy.addPod(p);
+    for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) copy.addPod(p);
     return { state, nodeInfo: copy };
   }
   const out = { state: state.clone(), nodeInfo: nodeInfo.clone() };
   for (const p of nominated) {
-    if (!counts(p)) continue;
+    if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;
     out.nodeInfo.addPod(p);
     const s = runner.runPreFilterExtensionAddPod(out.state, pod, p, out.nodeInfo);
     if (s) throw s.asError();

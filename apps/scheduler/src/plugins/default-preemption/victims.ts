@@ -69,17 +69,34 @@ export type VictimsOutcome =
   | { readonly ok: true; readonly victims: Pod[]; readonly numPDBViolations: number }
   | { readonly ok: false; readonly status: Status };
 
-/** Takes `p` off the node copy and out of the PreFilter state (kube's removePod in the dry run). */
-function removePod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+/**
+ * Takes `p` off the node copy and, when a PreFilter extension runs this cycle (`extensions`), out
+ * of the PreFilter state (kube's removePod in the dry run).
+ */
+function removePod(
+  filters: FilterRunner,
+  state: CycleState,
+  pod: Pod,
+  copy: NodeInfo,
+  p: PodInfo,
+  extensions: boolean,
+): void {
   copy.removePod(p.key);
-  const s = filters.runPreFilterExtensionRemovePod(state, pod, p, copy);
+  const s = extensions ? filters.runPreFilterExtensionRemovePod(state, pod, p, copy) : undefined;
   if (s) throw s.asError();
 }
 
-/** Puts `p` back on the node copy and into the PreFilter state. */
-function addPod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+/** Puts `p` back on the node copy and (as removePod) into the PreFilter state. */
+function addPod(
+  filters: FilterRunner,
+  state: CycleState,
+  pod: Pod,
+  copy: NodeInfo,
+  p: PodInfo,
+  extensions: boolean,
+): void {
   copy.addPod(p);
-  const s = filters.runPreFilterExtensionAddPod(state, pod, p, copy);
+  const s = extensions ? filters.runPreFilterExtensionAddPod(state, pod, p, copy) : undefined;
   if (s) throw s.asError();
 }
 
@@ -104,8 +121,9 @@ export function selectVictimsOnNode(
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
   const copy = node.clone();
   // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
-  const state = filters.preFilterExtensionsActive(cycleState) ? cycleState.clone() : cycleState;
-  for (const p of potential) removePod(filters, state, pod, copy, p);
+  const extensions = filters.preFilterExtensionsActive(cycleState);
+  const state = extensions ? cycleState.clone() : cycleState;
+  for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
   if (s) return { ok: false, status: s };
 
@@ -115,11 +133,11 @@ export function selectVictimsOnNode(
   const { violating, nonViolating } = splitByPDBViolation(potential, pdbs);
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
-    addPod(filters, state, pod, copy, p);
+    addPod(filters, state, pod, copy, p, extensions);
     const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
     if (status?.code === 'Error') throw status.asError();
     if (!status) return true;
-    removePod(filters, state, pod, copy, p);
+    removePod(filters, state, pod, copy, p, extensions);
     victims.push(p);
     return false;
   };
