@@ -223,6 +223,8 @@ export class Framework implements FilterRunner {
    * no nominated pods cost nothing extra.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    // Most cycles run with no pod nominated anywhere: no lookup per node then.
+    if (!this.nominator || this.nominator.size() === 0) return this.runFilterPlugins(state, pod, nodeInfo);
     let added: { state: CycleState; nodeInfo: NodeInfo } | undefined;
     try {
       added = addNominatedPods(this, this.nominator, state, pod, nodeInfo);

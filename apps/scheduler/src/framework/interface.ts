@@ -122,6 +122,8 @@ export interface PostFilterPlugin extends Plugin {
  */
 export interface PodNominator {
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** How many pods are nominated, to any node (0 lets a filter pass skip the lookups). */
+  size(): number;
   /** The node `pod` is nominated to, or undefined. */
   nominatedNodeOf(pod: Pod): string | undefined;
   /** Nominates `pod` to `nodeName`; `''` drops its nomination. */

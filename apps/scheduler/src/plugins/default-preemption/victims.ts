@@ -36,6 +36,8 @@ export function splitByPDBViolation(
   pods: readonly PodInfo[],
   pdbs: readonly PodDisruptionBudget[],
 ): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  // No budgets (the common case, and every dry-run candidate asks): nothing to match.
+  if (pdbs.length === 0) return { violating: [], nonViolating: [...pods] };
   const allowed = pdbs.map((p) => p.status?.disruptionsAllowed ?? 0);
   const selectors = pdbs.map((p) => {
     try {
