@@ -14,6 +14,8 @@
  * node with one low-priority pod taking all its cpu, then creates one high-priority pod per node
  * (at most BENCH_PODS), each placed only by preempting. `--write-chart` redraws
  * docs/images/scheduler-pods.svg and scheduler-cycles.svg from the run's figures.
+ * BENCH_SCHEDULER_ENTRY runs another build's scheduler (its dist/main.js) against this tree's API
+ * server, for A/B runs in alternating turns.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,6 +33,7 @@ import {
 } from './support/scheduler-preemption.js';
 
 const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
+const SCHEDULER_ENTRY = process.env['BENCH_SCHEDULER_ENTRY'] ?? schedulerEntry;
 const NODE_COUNTS = (process.env['BENCH_NODES'] ?? '1000,5000').split(',').map(Number);
 /**
  * What the pods ask of the scheduler besides 100m/128Mi (BENCH_WORKLOADS picks, by name, from
@@ -249,7 +252,7 @@ async function withScheduler(nodes: number, w: Workload): Promise<Figures> {
     const preBound = (await w.prepare?.(c)) ?? 0;
     const port = await freePort();
     const certDir = mkdtempSync(join(tmpdir(), 'keel-bench-sched-certs-'));
-    sched = DaemonProcess.start(schedulerEntry, [
+    sched = DaemonProcess.start(SCHEDULER_ENTRY, [
       `--config=${writeSchedulerConfig(c)}`,
       '--leader-elect=false',
       '--bind-address=127.0.0.1',
@@ -333,6 +336,7 @@ const mean = (h: Histogram) => (h.count > 0 ? h.sum / h.count : NaN);
 
 export async function run(): Promise<void> {
   const line = (s: string) => console.log(s);
+  if (SCHEDULER_ENTRY !== schedulerEntry) line(`scheduler: ${SCHEDULER_ENTRY}`);
   line(
     `pods bound per second, ${fmt(PODS)} pods created ${CONCURRENCY} at a time through HTTPS + bearer token, ` +
       `API server on the memory store, until a watch saw every pod bound:`,

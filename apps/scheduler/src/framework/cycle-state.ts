@@ -49,6 +49,15 @@ export class CycleState {
   recordPluginMetrics = false;
   /** Nodes whose Filter calls were timed this cycle (see PLUGIN_METRICS_NODES_PER_CYCLE). */
   timedFilterNodes = 0;
+  /**
+   * The framework's filter plugins left once the skipped ones are taken out, with how many were
+   * skipped then (the framework works it out again when that changes); shared by clones.
+   */
+  activeFilters:
+    { readonly owner: object; readonly skipped: number; readonly plugins: readonly object[] } | undefined;
+  /** Whether a PreFilter plugin with AddPod/RemovePod runs its Filter, kept as activeFilters is. */
+  extensionsActive:
+    { readonly owner: object; readonly skipped: number; readonly active: boolean } | undefined;
 
   /**
    * kube's CycleState.Clone: a state whose cloneable values are copies (the others, written once
@@ -62,6 +71,8 @@ export class CycleState {
     c.snapshot = this.snapshot;
     c.recordPluginMetrics = this.recordPluginMetrics;
     c.timedFilterNodes = this.timedFilterNodes;
+    c.activeFilters = this.activeFilters;
+    c.extensionsActive = this.extensionsActive;
     return c;
   }
 

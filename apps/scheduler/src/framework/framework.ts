@@ -29,7 +29,11 @@ import {
 import type { NodeInfo, PodInfo } from './node-info.js';
 import type { NodeToStatus } from './node-to-status.js';
 import { buildPluginLists } from './plugin-lists.js';
-import { addNominatedPods, runPreFilterExtension } from './prefilter-extensions.js';
+import {
+  addNominatedPods,
+  preFilterExtensionsActive,
+  runPreFilterExtension,
+} from './prefilter-extensions.js';
 import type { Registry } from './registry.js';
 import { Code, Status, type MaybeStatus } from './status.js';
 import type { Pod } from './types.js';
@@ -174,11 +178,26 @@ export class Framework implements FilterRunner {
     return this.filterPlugins.length > 0;
   }
 
+  /**
+   * The filter plugins whose PreFilter did not skip this cycle, worked out once per cycle (and
+   * again if a plugin was skipped since): a failed cycle filters every node of the cluster.
+   */
+  private activeFilterPlugins(state: CycleState): readonly FilterPlugin[] {
+    const kept = state.activeFilters;
+    const skipped = state.skipFilterPlugins.size;
+    if (kept?.owner === this && kept.skipped === skipped) return kept.plugins as readonly FilterPlugin[];
+    const plugins =
+      skipped === 0
+        ? this.filterPlugins
+        : this.filterPlugins.filter((pl) => !state.skipFilterPlugins.has(pl.name));
+    state.activeFilters = { owner: this, skipped, plugins };
+    return plugins;
+  }
+
   /** Filters one node, stopping at the first plugin that rejects it. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const timed = state.recordPluginMetrics && state.timedFilterNodes++ < PLUGIN_METRICS_NODES_PER_CYCLE;
-    for (const pl of this.filterPlugins) {
-      if (state.skipFilterPlugins.has(pl.name)) continue;
+    for (const pl of this.activeFilterPlugins(state)) {
       let s: MaybeStatus;
       const t = timed ? performance.now() : 0;
       try {
@@ -204,6 +223,8 @@ export class Framework implements FilterRunner {
    * no nominated pods cost nothing extra.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    // Most cycles run with no pod nominated anywhere: no lookup per node then.
+    if (!this.nominator || this.nominator.size() === 0) return this.runFilterPlugins(state, pod, nodeInfo);
     let added: { state: CycleState; nodeInfo: NodeInfo } | undefined;
     try {
       added = addNominatedPods(this, this.nominator, state, pod, nodeInfo);
@@ -227,6 +248,18 @@ export class Framework implements FilterRunner {
     nodeInfo: NodeInfo,
   ): MaybeStatus {
     return runPreFilterExtension(this.preFilterPlugins, 'AddPod', state, pod, podToAdd, nodeInfo);
+  }
+
+  /** Whether a PreFilter plugin with AddPod/RemovePod runs its Filter in the cycle of `state`. */
+  preFilterExtensionsActive(state: CycleState): boolean {
+    // Asked for every nominated node of a pass: worked out once per cycle (and again if a plugin
+    // was skipped since), like the active filter plugins.
+    const kept = state.extensionsActive;
+    const skipped = state.skipFilterPlugins.size;
+    if (kept?.owner === this && kept.skipped === skipped) return kept.active;
+    const active = preFilterExtensionsActive(this.preFilterPlugins, state);
+    state.extensionsActive = { owner: this, skipped, active };
+    return active;
   }
 
   /** kube's RunPreFilterExtensionRemovePod: as AddPod, for a pod taken off `nodeInfo`. */

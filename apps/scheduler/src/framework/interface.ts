@@ -70,6 +70,11 @@ export interface FilterPlugin extends Plugin {
  */
 export interface FilterRunner {
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+  /**
+   * Whether any PreFilter plugin with AddPod/RemovePod runs its Filter in the cycle of `state`;
+   * when none does, removing or adding pods on a node copy leaves the state as it is.
+   */
+  preFilterExtensionsActive(state: CycleState): boolean;
   runPreFilterExtensionAddPod(
     state: CycleState,
     pod: Pod,
@@ -117,6 +122,8 @@ export interface PostFilterPlugin extends Plugin {
  */
 export interface PodNominator {
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** How many pods are nominated, to any node (0 lets a filter pass skip the lookups). */
+  size(): number;
   /** The node `pod` is nominated to, or undefined. */
   nominatedNodeOf(pod: Pod): string | undefined;
   /** Nominates `pod` to `nodeName`; `''` drops its nomination. */

@@ -98,4 +98,83 @@ describe('PreFilter extensions', () => {
     expect(fwk.runPreFilterExtensionAddPod(state, pod, newPodInfo(makePod('o')), node())).toBeUndefined();
     expect(calls).toEqual([]);
   });
+
+  describe('without an extension running this cycle', () => {
+    /**
+     * A framework whose PreFilter plugin with extensions skips, and whose other plugin's filter
+     * records the node it sees and the state it is given.
+     */
+    function recording(nominator: Nominator) {
+      const seen: { pods: string[]; state: CycleState }[] = [];
+      const r = new Registry();
+      r.register('Sort', () => ({ name: 'Sort', less: () => false }));
+      r.register('P', () => ({
+        name: 'P',
+        preFilter: () => Status.skip(),
+        addPod: () => Status.of(Code.Error, 'must not run'),
+        filter: () => undefined,
+      }));
+      r.register('F', () => ({
+        name: 'F',
+        filter: (state: CycleState, _pod: unknown, n: NodeInfo) => {
+          seen.push({ pods: [...n.pods.keys()].sort(), state });
+          return n.pods.size > 1 ? Status.unschedulable('full') : undefined;
+        },
+      }));
+      const fwk = Framework.fromProfile(
+        makeProfile([{ name: 'Sort' }, { name: 'P' }, { name: 'F' }]),
+        r,
+        undefined,
+        { nominator },
+      );
+      return { fwk, seen };
+    }
+
+    it('counts the nominated pods on a node copy, with the cycle state itself', () => {
+      const nominator = new Nominator();
+      const { fwk, seen } = recording(nominator);
+      const state = new CycleState();
+      fwk.runPreFilterPlugins(state, pod);
+      const n = makeNodeInfo(makeNode('n1'), makePod('bound'));
+      nominator.addNominatedPod(makePod('high', { priority: 200 }), 'n1');
+      expect(fwk.runFilterPluginsWithNominatedPods(state, pod, n)?.message()).toBe('full');
+      expect(seen.map((x) => x.pods)).toEqual([['uid-bound', 'uid-high']]);
+      expect(seen[0]?.state).toBe(state);
+      expect([...n.pods.keys()]).toEqual(['uid-bound']);
+    });
+
+    it('sees every change of the node and of its nominations across cycles', () => {
+      const nominator = new Nominator();
+      const { fwk, seen } = recording(nominator);
+      const state = new CycleState();
+      fwk.runPreFilterPlugins(state, pod);
+      const n = makeNodeInfo(makeNode('n1'));
+      const filtered = () => {
+        seen.length = 0;
+        fwk.runFilterPluginsWithNominatedPods(state, pod, n);
+        return seen[0]?.pods;
+      };
+      nominator.addNominatedPod(makePod('a', { priority: 200 }), 'n1');
+      expect(filtered()).toEqual(['uid-a']);
+      expect(filtered()).toEqual(['uid-a']);
+      nominator.addNominatedPod(makePod('b', { priority: 100 }), 'n1');
+      expect(filtered()).toEqual(['uid-a', 'uid-b']);
+      n.addPod(newPodInfo(makePod('bound')));
+      expect(filtered()).toEqual(['uid-a', 'uid-b', 'uid-bound']);
+      nominator.delete(makePod('a'));
+      expect(filtered()).toEqual(['uid-b', 'uid-bound']);
+      n.removePod('uid-bound');
+      expect(filtered()).toEqual(['uid-b']);
+      // Lower priority, and the pod itself, are left out; the kept copy is not reused for them.
+      nominator.addNominatedPod(makePod('low', { priority: 10 }), 'n1');
+      expect(filtered()).toEqual(['uid-b']);
+      nominator.addNominatedPod(pod, 'n1');
+      expect(filtered()).toEqual(['uid-b']);
+      nominator.delete(makePod('low'));
+      nominator.delete(pod);
+      expect(filtered()).toEqual(['uid-b']);
+      nominator.delete(makePod('b'));
+      expect(filtered()).toEqual([]);
+    });
+  });
 });

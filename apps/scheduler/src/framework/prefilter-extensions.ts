@@ -42,12 +42,59 @@ export function runPreFilterExtension(
 }
 
 /**
+ * Whether any PreFilter plugin with AddPod/RemovePod extensions runs its Filter this cycle: when
+ * none does, pods added to or removed from a node copy change nothing in the cycle state, so the
+ * state need not be cloned for them.
+ */
+export function preFilterExtensionsActive(plugins: readonly PreFilterPlugin[], state: CycleState): boolean {
+  for (const pl of plugins) {
+    if ((pl.addPod || pl.removePod) && !state.skipFilterPlugins.has(pl.name)) return true;
+  }
+  return false;
+}
+
+/**
+ * A node with every pod nominated to it added, kept for as long as neither the node (its
+ * generation) nor its nominated pods change. A cycle that fails over the whole cluster filters
+ * every node; nominated pods pile up on hundreds of nodes while preemptors wait to be retried, and
+ * copying each of those nodes in every such cycle was most of what the nominations cost.
+ * Copies are never changed after they are made (Filter only reads its node).
+ */
+interface NominatedCopy {
+  readonly generation: number;
+  readonly nominated: readonly PodInfo[];
+  readonly copy: NodeInfo;
+}
+const nominatedCopies = new WeakMap<NodeInfo, NominatedCopy>();
+
+function sameList(a: readonly PodInfo[], b: readonly PodInfo[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** `nodeInfo` with all of `nominated` added: the kept copy when it is still current. */
+function copyWithAll(nodeInfo: NodeInfo, nominated: readonly PodInfo[]): NodeInfo {
+  const kept = nominatedCopies.get(nodeInfo);
+  if (kept && kept.generation === nodeInfo.generation && sameList(kept.nominated, nominated)) {
+    return kept.copy;
+  }
+  const copy = nodeInfo.clone();
+  for (const p of nominated) copy.addPod(p);
+  nominatedCopies.set(nodeInfo, { generation: nodeInfo.generation, nominated, copy });
+  return copy;
+}
+
+/**
  * kube's addGENominatedPods: copies of the node and state with the pods nominated to the node of
  * priority ≥ the pod's added (the pod itself excepted), or undefined if there are none, so nodes
- * without nominated pods cost nothing. Throws when a PreFilter extension fails.
+ * without nominated pods cost nothing. When no PreFilter extension runs this cycle the state is
+ * the cycle's own (nothing would change it), and when every nominated pod counts the node copy is
+ * one kept across cycles. Throws when a PreFilter extension fails.
  */
 export function addNominatedPods(
-  runner: Pick<FilterRunner, 'runPreFilterExtensionAddPod'>,
+  runner: Pick<FilterRunner, 'runPreFilterExtensionAddPod' | 'preFilterExtensionsActive'>,
   nominator: PodNominator | undefined,
   state: CycleState,
   pod: Pod,
@@ -57,10 +104,18 @@ export function addNominatedPods(
   if (!nominated || nominated.length === 0) return undefined;
   const priority = pod.spec.priority ?? 0;
   const uid = podUid(pod);
-  let out: { state: CycleState; nodeInfo: NodeInfo } | undefined;
+  let included = 0;
+  for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) included++;
+  if (included === 0) return undefined;
+  if (!runner.preFilterExtensionsActive(state)) {
+    if (included === nominated.length) return { state, nodeInfo: copyWithAll(nodeInfo, nominated) };
+    const copy = nodeInfo.clone();
+    for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) copy.addPod(p);
+    return { state, nodeInfo: copy };
+  }
+  const out = { state: state.clone(), nodeInfo: nodeInfo.clone() };
   for (const p of nominated) {
     if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;
-    out ??= { state: state.clone(), nodeInfo: nodeInfo.clone() };
     out.nodeInfo.addPod(p);
     const s = runner.runPreFilterExtensionAddPod(out.state, pod, p, out.nodeInfo);
     if (s) throw s.asError();

@@ -26,6 +26,18 @@ export class Diagnosis {
     this.nodeToStatus.set(nodeName, status);
     if (status.plugin !== '') this.unschedulablePlugins.add(status.plugin);
   }
+
+  /**
+   * Records that every one of the cluster's `numAllNodes` nodes was rejected with `status`: it
+   * becomes the status of all nodes (as a PreFilter rejection's does), so a cycle where one filter
+   * turned the whole cluster down for one reason keeps one entry, not one per node. Reads (a
+   * node's status, the reason counts, preemption's candidates) give what one entry per node would.
+   */
+  allNodesRejected(status: Status, numAllNodes: number): void {
+    this.failedNodes += numAllNodes;
+    this.nodeToStatus.setAbsentNodesStatus(status);
+    if (status.plugin !== '') this.unschedulablePlugins.add(status.plugin);
+  }
 }
 
 /** Go's sort.Strings order for ASCII (what reasons are made of). */

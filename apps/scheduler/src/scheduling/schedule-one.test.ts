@@ -74,6 +74,32 @@ describe('PodScheduler.schedulePod', () => {
     expect(out.fitError?.numAllNodes).toBe(3);
   });
 
+  it('gives every node its status when all nodes are rejected for the same reasons', () => {
+    const nodes = manyNodes(5, () => ({ cpu: '1' }));
+    const cache = cacheWith(...nodes);
+    const out = sched().schedulePod(fwk, cache.snapshot(), makePod('big', { requests: { cpu: '2' } }));
+    if (out.ok || !out.fitError) throw new Error('expected a FitError');
+    expect(out.message).toBe('0/5 nodes are available: 5 Insufficient cpu.');
+    expect([...out.unschedulablePlugins]).toEqual(['NodeResourcesFit']);
+    const m = out.fitError.diagnosis.nodeToStatus;
+    expect(nodes.map((n) => [m.get(n.metadata.name).code, m.get(n.metadata.name).message()])).toEqual(
+      nodes.map(() => [Code.Unschedulable, 'Insufficient cpu']),
+    );
+    const infos = cache.snapshot().nodeInfos;
+    expect(m.nodesForStatusCode(infos, Code.Unschedulable)).toEqual(infos);
+    expect(out.fitError.diagnosis.failedNodes).toBe(5);
+    // One node failing differently: each node keeps its own status.
+    cache.addNode(makeNode('tainted', { cpu: '1', taints: [{ key: 'k', effect: 'NoSchedule' }] }));
+    const mixed = sched().schedulePod(fwk, cache.snapshot(), makePod('big', { requests: { cpu: '2' } }));
+    if (mixed.ok || !mixed.fitError) throw new Error('expected a FitError');
+    expect(mixed.message).toBe(
+      '0/6 nodes are available: 1 node(s) had untolerated taint {k: }, 5 Insufficient cpu.',
+    );
+    const mm = mixed.fitError.diagnosis.nodeToStatus;
+    expect(mm.get('tainted').code).toBe(Code.UnschedulableAndUnresolvable);
+    expect(mm.nodesForStatusCode(cache.snapshot().nodeInfos, Code.Unschedulable)).toHaveLength(5);
+  });
+
   it('names the first rejecting filter per node', () => {
     const cache = cacheWith(
       makeNode('cordoned', { unschedulable: true }),

@@ -223,14 +223,38 @@ export class PodScheduler {
     if (!fwk.hasFilterPlugins()) {
       for (; processed < toFind; processed++) feasible.push(nodes[(start + processed) % numAll] as NodeInfo);
     } else {
+      // While every node so far was rejected with one status, nothing is recorded: if the whole
+      // cluster turns the pod down for one reason (a pod that fits nowhere, e.g. a preemptor), it
+      // is recorded once for all nodes; at the first other outcome the nodes so far get theirs.
+      let uniform: Status | undefined;
+      let perNode = false;
+      const recordSoFar = () => {
+        perNode = true;
+        if (!uniform) return;
+        const rejected = processed - feasible.length;
+        for (let k = 0; k < rejected; k++) {
+          diagnosis.addNodeStatus((nodes[(start + k) % numAll] as NodeInfo).name, uniform);
+        }
+      };
       for (; processed < numAll && feasible.length < toFind; processed++) {
         const node = nodes[(start + processed) % numAll] as NodeInfo;
         const s = fwk.runFilterPluginsWithNominatedPods(state, pod, node);
-        if (!s) feasible.push(node);
-        else if (s.code === Code.Error) {
+        if (!s) {
+          if (!perNode) recordSoFar();
+          feasible.push(node);
+        } else if (s.code === Code.Error) {
           this.nextStartNodeIndex = (start + processed + 1) % numAll;
           return stop(failed(s));
-        } else diagnosis.addNodeStatus(node.name, s);
+        } else if (perNode) diagnosis.addNodeStatus(node.name, s);
+        else if (!uniform) uniform = s;
+        else if (s !== uniform) {
+          recordSoFar();
+          diagnosis.addNodeStatus(node.name, s);
+        }
+      }
+      if (!perNode && uniform) {
+        if (processed === numAll) diagnosis.allNodesRejected(uniform, numAll);
+        else recordSoFar();
       }
     }
     this.nextStartNodeIndex = (start + processed) % numAll;

@@ -36,6 +36,8 @@ export function splitByPDBViolation(
   pods: readonly PodInfo[],
   pdbs: readonly PodDisruptionBudget[],
 ): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  // No budgets (the common case, and every dry-run candidate asks): nothing to match.
+  if (pdbs.length === 0) return { violating: [], nonViolating: [...pods] };
   const allowed = pdbs.map((p) => p.status?.disruptionsAllowed ?? 0);
   const selectors = pdbs.map((p) => {
     try {
@@ -69,17 +71,34 @@ export type VictimsOutcome =
   | { readonly ok: true; readonly victims: Pod[]; readonly numPDBViolations: number }
   | { readonly ok: false; readonly status: Status };
 
-/** Takes `p` off the node copy and out of the PreFilter state (kube's removePod in the dry run). */
-function removePod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+/**
+ * Takes `p` off the node copy and, when a PreFilter extension runs this cycle (`extensions`), out
+ * of the PreFilter state (kube's removePod in the dry run).
+ */
+function removePod(
+  filters: FilterRunner,
+  state: CycleState,
+  pod: Pod,
+  copy: NodeInfo,
+  p: PodInfo,
+  extensions: boolean,
+): void {
   copy.removePod(p.key);
-  const s = filters.runPreFilterExtensionRemovePod(state, pod, p, copy);
+  const s = extensions ? filters.runPreFilterExtensionRemovePod(state, pod, p, copy) : undefined;
   if (s) throw s.asError();
 }
 
-/** Puts `p` back on the node copy and into the PreFilter state. */
-function addPod(filters: FilterRunner, state: CycleState, pod: Pod, copy: NodeInfo, p: PodInfo): void {
+/** Puts `p` back on the node copy and (as removePod) into the PreFilter state. */
+function addPod(
+  filters: FilterRunner,
+  state: CycleState,
+  pod: Pod,
+  copy: NodeInfo,
+  p: PodInfo,
+  extensions: boolean,
+): void {
   copy.addPod(p);
-  const s = filters.runPreFilterExtensionAddPod(state, pod, p, copy);
+  const s = extensions ? filters.runPreFilterExtensionAddPod(state, pod, p, copy) : undefined;
   if (s) throw s.asError();
 }
 
@@ -103,8 +122,10 @@ export function selectVictimsOnNode(
   const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
   const copy = node.clone();
-  const state = cycleState.clone();
-  for (const p of potential) removePod(filters, state, pod, copy, p);
+  // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
+  const extensions = filters.preFilterExtensionsActive(cycleState);
+  const state = extensions ? cycleState.clone() : cycleState;
+  for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
   if (s) return { ok: false, status: s };
 
@@ -114,11 +135,11 @@ export function selectVictimsOnNode(
   const { violating, nonViolating } = splitByPDBViolation(potential, pdbs);
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
-    addPod(filters, state, pod, copy, p);
+    addPod(filters, state, pod, copy, p, extensions);
     const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
     if (status?.code === 'Error') throw status.asError();
     if (!status) return true;
-    removePod(filters, state, pod, copy, p);
+    removePod(filters, state, pod, copy, p, extensions);
     victims.push(p);
     return false;
   };

@@ -31,6 +31,46 @@ function ignored(name: string, args: Pick<FitArgs, 'ignoredResources' | 'ignored
 
 const NO_IGNORED = { ignoredResources: new Set<string>(), ignoredResourceGroups: new Set<string>() };
 
+/** The reasons of the fixed resources, as bits of `fixedShortfall`, in kube's order. */
+const FIXED_REASONS = [
+  'Too many pods',
+  'Insufficient cpu',
+  'Insufficient memory',
+  'Insufficient ephemeral-storage',
+] as const;
+
+/**
+ * The fixed resources (pods, cpu, memory, ephemeral-storage) the node lacks for `req`, one bit each
+ * in FIXED_REASONS' order: a number, so filtering a node that does not fit allocates nothing.
+ */
+function fixedShortfall(req: Resource, nodeInfo: NodeInfo): number {
+  const alloc = nodeInfo.allocatable;
+  const used = nodeInfo.requested;
+  let bits = 0;
+  if (nodeInfo.pods.size + 1 > alloc.pods) bits |= 1;
+  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) bits |= 2;
+  if (req.memory > 0 && req.memory > alloc.memory - used.memory) bits |= 4;
+  if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
+    bits |= 8;
+  }
+  return bits;
+}
+
+/** The extended resources the node lacks for `req`, in `req`'s order. */
+function scalarShortfall(
+  req: Resource,
+  nodeInfo: NodeInfo,
+  ignore: Pick<FitArgs, 'ignoredResources' | 'ignoredResourceGroups'>,
+  out: string[],
+): void {
+  const alloc = nodeInfo.allocatable;
+  const used = nodeInfo.requested;
+  for (const [name, q] of req.scalar) {
+    if (q === 0 || ignored(name, ignore)) continue;
+    if (q > (alloc.scalar.get(name) ?? 0) - (used.scalar.get(name) ?? 0)) out.push(`Insufficient ${name}`);
+  }
+}
+
 /**
  * kube's fitsRequest: every reason the pod does not fit, in kube's order (pods, cpu, memory,
  * ephemeral-storage, then extended resources). Requests of 0 never fail; the pod count always counts.
@@ -40,19 +80,9 @@ export function insufficientResources(
   nodeInfo: NodeInfo,
   ignore: Pick<FitArgs, 'ignoredResources' | 'ignoredResourceGroups'> = NO_IGNORED,
 ): string[] {
-  const out: string[] = [];
-  const alloc = nodeInfo.allocatable;
-  const used = nodeInfo.requested;
-  if (nodeInfo.pods.size + 1 > alloc.pods) out.push('Too many pods');
-  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) out.push('Insufficient cpu');
-  if (req.memory > 0 && req.memory > alloc.memory - used.memory) out.push('Insufficient memory');
-  if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
-    out.push('Insufficient ephemeral-storage');
-  }
-  for (const [name, q] of req.scalar) {
-    if (q === 0 || ignored(name, ignore)) continue;
-    if (q > (alloc.scalar.get(name) ?? 0) - (used.scalar.get(name) ?? 0)) out.push(`Insufficient ${name}`);
-  }
+  const bits = fixedShortfall(req, nodeInfo);
+  const out = FIXED_REASONS.filter((_, i) => (bits & (1 << i)) !== 0);
+  scalarShortfall(req, nodeInfo, ignore, out);
   return out;
 }
 
@@ -75,15 +105,28 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
 
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const req = state.read(requestsKey) ?? podRequests(pod);
+    const bits = fixedShortfall(req, nodeInfo);
+    if (req.scalar.size === 0) return bits === 0 ? undefined : this.fixedRejection(bits);
     const reasons = insufficientResources(req, nodeInfo, this.args);
     return reasons.length === 0 ? undefined : this.rejection(reasons);
   }
 
   /**
    * One shared (immutable) status per list of reasons: a pod that fits nowhere is rejected by
-   * every node of the cluster, nearly always for the same reasons. At most 64 lists are kept.
+   * every node of the cluster, nearly always for the same reasons. Those of the fixed resources
+   * alone are kept by their bits; other lists by their text, at most 64.
    */
+  private readonly fixedRejections: (Status | undefined)[] = [];
   private readonly rejections = new Map<string, Status>();
+
+  private fixedRejection(bits: number): Status {
+    let s = this.fixedRejections[bits];
+    if (!s) {
+      s = Status.unschedulable(...FIXED_REASONS.filter((_, i) => (bits & (1 << i)) !== 0));
+      this.fixedRejections[bits] = s;
+    }
+    return s;
+  }
 
   private rejection(reasons: string[]): Status {
     const key = reasons.join('\n');
