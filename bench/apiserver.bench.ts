@@ -35,7 +35,7 @@ import { Agent, request } from 'undici';
 import { ADMIN_TOKEN, freePort, startRedisServer, TestApiServer } from '@keel/testing';
 import { barChartSvg } from './support/bar-chart.js';
 import { cpuSeconds } from './support/process-stats.js';
-import { treeCpu, treePids } from './support/server-tree.js';
+import { processCpu, treePids } from './support/server-tree.js';
 import { EVENT, EVENTS_PATH } from './support/bench-event.js';
 import { fanOutMethod, watchFanOut, type FanOutResult } from './support/watch-fanout-1000.js';
 
@@ -60,6 +60,8 @@ interface Load {
   errors: number;
   /** The serving processes' CPU time (user + system, all threads) per request, in microseconds. */
   cpuUs: number;
+  /** The same per process when there are several: the primary, then each worker. */
+  cpuUsByProcess: number[];
 }
 
 /** `pids` is asked at the start of each run, so a worker that was restarted since is counted. */
@@ -70,7 +72,7 @@ async function load(
   pids: () => readonly number[],
 ): Promise<Load> {
   const serving = pids();
-  const cpuBefore = treeCpu(serving);
+  const cpuBefore = processCpu(serving);
   const r = await autocannon({
     url,
     method: 'POST',
@@ -80,13 +82,15 @@ async function load(
     body: EVENT,
     tlsOptions: { ca },
   });
-  const cpu = treeCpu(serving) - cpuBefore;
+  const perRequest = (s: number) => (s / Math.max(1, r.requests.total)) * 1e6;
+  const byProcess = processCpu(serving).map((s, i) => perRequest(s - cpuBefore[i]!));
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.non2xx + r.errors + r.timeouts,
-    cpuUs: (cpu / Math.max(1, r.requests.total)) * 1e6,
+    cpuUs: byProcess.reduce((a, x) => a + x, 0),
+    cpuUsByProcess: byProcess.length > 1 ? byProcess : [],
   };
 }
 
@@ -273,7 +277,11 @@ function printCreates(rows: readonly Row[]): void {
     console.log(
       `| ${name} | ${c} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.cpuUs)} | ${vs('express https')} | ` +
         `${name.startsWith('keel') ? vs('express+redis') : ''} |` +
-        (r.errors ? ` (${r.errors} errors)` : ''),
+        (r.errors ? ` (${r.errors} errors)` : '') +
+        // Where a tree's CPU goes: the primary should hand over connections only.
+        (r.cpuUsByProcess.length > 0
+          ? ` (primary + workers: ${r.cpuUsByProcess.map((u) => fmt(u)).join(' + ')})`
+          : ''),
     );
   }
   console.log(
