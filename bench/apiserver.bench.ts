@@ -70,6 +70,7 @@ async function load(
   ca: string,
   connections: number,
   pids: () => readonly number[],
+  durationS = DURATION_S,
 ): Promise<Load> {
   const serving = pids();
   const cpuBefore = processCpu(serving);
@@ -77,7 +78,7 @@ async function load(
     url,
     method: 'POST',
     connections,
-    duration: DURATION_S,
+    duration: durationS,
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     body: EVENT,
     tlsOptions: { ca },
@@ -445,7 +446,11 @@ async function createFigures(redisUrl: string, rows: Row[]): Promise<void> {
   if (onRedisN) targets.push([KEEL_REDIS_N, onRedisN.url, onRedisN.ca, () => treePids(onRedisN)]);
   try {
     // A first short run on each, so none pays for JIT compilation and first allocations in the figures.
-    for (const [, url, ca, pids] of targets) await load(url + EVENTS_PATH, ca, 16, pids);
+    // Each worker JIT-compiles the server on its own from its share of the requests, so a tree's
+    // warm-up lasts as many times longer as it has workers (after a 2 s warm-up 2 workers were
+    // largely cold: docs/performance.md, "Where the CPU of N workers goes").
+    for (const [, url, ca, pids] of targets)
+      await load(url + EVENTS_PATH, ca, 16, pids, DURATION_S * Math.max(1, pids().length - 1));
     // Without every worker's pid the N-workers CPU figure would count only part of the server.
     if (onRedisN && treePids(onRedisN).length < WORKERS + 1)
       console.warn(
