@@ -37,7 +37,7 @@ import { Agent, request } from 'undici';
 import { ADMIN_TOKEN, freePort, startRedisServer, TestApiServer } from '@keel/testing';
 import { barChartSvg } from './support/bar-chart.js';
 import { cpuSeconds } from './support/process-stats.js';
-import { treeCpu, treePids } from './support/server-tree.js';
+import { processCpu, treePids } from './support/server-tree.js';
 import { EVENT, EVENTS_PATH } from './support/bench-event.js';
 import { fanOutMethod, watchFanOut, type FanOutResult } from './support/watch-fanout-1000.js';
 
@@ -64,6 +64,8 @@ interface Load {
   errors: number;
   /** The serving processes' CPU time (user + system, all threads) per request, in microseconds. */
   cpuUs: number;
+  /** The same per process when there are several: the primary, then each worker. */
+  cpuUsByProcess: number[];
 }
 
 /** `pids` is asked at the start of each run, so a worker that was restarted since is counted. */
@@ -72,25 +74,28 @@ async function load(
   ca: string,
   connections: number,
   pids: () => readonly number[],
+  durationS = DURATION_S,
 ): Promise<Load> {
   const serving = pids();
-  const cpuBefore = treeCpu(serving);
+  const cpuBefore = processCpu(serving);
   const r = await autocannon({
     url,
     method: 'POST',
     connections,
-    duration: DURATION_S,
+    duration: durationS,
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     body: EVENT,
     tlsOptions: { ca },
   });
-  const cpu = treeCpu(serving) - cpuBefore;
+  const perRequest = (s: number) => (s / Math.max(1, r.requests.total)) * 1e6;
+  const byProcess = processCpu(serving).map((s, i) => perRequest(s - cpuBefore[i]!));
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.non2xx + r.errors + r.timeouts,
-    cpuUs: (cpu / Math.max(1, r.requests.total)) * 1e6,
+    cpuUs: byProcess.reduce((a, x) => a + x, 0),
+    cpuUsByProcess: byProcess.length > 1 ? byProcess : [],
   };
 }
 
@@ -277,7 +282,11 @@ function printCreates(rows: readonly Row[]): void {
     console.log(
       `| ${name} | ${c} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.cpuUs)} | ${vs('express https')} | ` +
         `${name.startsWith('keel') ? vs('express+redis') : ''} |` +
-        (r.errors ? ` (${r.errors} errors)` : ''),
+        (r.errors ? ` (${r.errors} errors)` : '') +
+        // Where a tree's CPU goes: the primary should hand over connections only.
+        (r.cpuUsByProcess.length > 0
+          ? ` (primary + workers: ${r.cpuUsByProcess.map((u) => fmt(u)).join(' + ')})`
+          : ''),
     );
   }
   console.log(
@@ -446,7 +455,11 @@ async function createFigures(redisUrl: string, rows: Row[]): Promise<void> {
   if (onRedisN) targets.push([KEEL_REDIS_N, onRedisN.url, onRedisN.ca, () => treePids(onRedisN)]);
   try {
     // A first short run on each, so none pays for JIT compilation and first allocations in the figures.
-    for (const [, url, ca, pids] of targets) await load(url + EVENTS_PATH, ca, 16, pids);
+    // Each worker JIT-compiles the server on its own from its share of the requests, so a tree's
+    // warm-up lasts as many times longer as it has workers (after a 2 s warm-up 2 workers were
+    // largely cold: docs/performance.md, "Where the CPU of N workers goes").
+    for (const [, url, ca, pids] of targets)
+      await load(url + EVENTS_PATH, ca, 16, pids, DURATION_S * Math.max(1, pids().length - 1));
     // Without every worker's pid the N-workers CPU figure would count only part of the server.
     if (onRedisN && treePids(onRedisN).length < WORKERS + 1)
       console.warn(

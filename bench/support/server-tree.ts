@@ -8,6 +8,9 @@ export function treePids(server: TestApiServer): number[] {
   return [server.process.child.pid ?? -1, ...workers.map((m) => Number(m[1]))];
 }
 
-/** CPU seconds (user + system) the processes have used so far; one that has exited counts 0. */
-export const treeCpu = (pids: readonly number[]): number =>
-  pids.map((p) => cpuSeconds(p)).reduce((a, x) => a + (Number.isNaN(x) ? 0 : x), 0);
+/** CPU seconds (user + system) each process has used so far, in `pids` order; one that has exited counts 0. */
+export const processCpu = (pids: readonly number[]): number[] =>
+  pids.map((p) => cpuSeconds(p)).map((x) => (Number.isNaN(x) ? 0 : x));
+
+/** The processes' CPU seconds summed. */
+export const treeCpu = (pids: readonly number[]): number => processCpu(pids).reduce((a, x) => a + x, 0);

@@ -19,13 +19,25 @@ export abstract class ValueMappingBackend implements StorageBackend {
         return res.kind === 'ok' ? { ...res, items: res.items.map((r) => r && this.openRaw(r)) } : res;
       };
     }
+    // The inner hub hands the same entry to every subscriber in turn (each watch cache, informer
+    // and watch is one), so the entry is opened once for all of them, not once per subscriber:
+    // with one opening each a create was decoded by a dozen watch caches of other resources.
+    let lastIn: LogEntry | undefined;
+    let lastOut: LogEntry | undefined;
+    const opened = (entry: LogEntry): LogEntry => {
+      if (entry !== lastIn) {
+        lastOut = this.openEntry(entry);
+        lastIn = entry;
+      }
+      return lastOut!;
+    };
     this.hub = {
       get position() {
         return inner.hub.position;
       },
       subscribe: (listener: HubListener) =>
         inner.hub.subscribe({
-          onEntry: (entry) => listener.onEntry(this.openEntry(entry)),
+          onEntry: (entry) => listener.onEntry(opened(entry)),
           onError: (err) => listener.onError(err),
         }),
     };

@@ -66,10 +66,7 @@ describe('stored encoding in Redis', () => {
     expect((await asJson.get<StoredObject>('/things/b')).metadata?.['name']).toBe('b');
     expect((await asBinary.get<StoredObject>('/things/j')).metadata?.['name']).toBe('j');
     for (const s of [asJson, asBinary])
-      expect((await s.list('/things')).items.map((o) => (o).metadata?.['name'])).toEqual([
-        'b',
-        'j',
-      ]);
+      expect((await s.list('/things')).items.map((o) => o.metadata?.['name'])).toEqual(['b', 'j']);
     await w.waitFor(1);
     // An update that changes nothing keeps the version in the same encoding, and rewrites (migrates)
     // an object stored in the other one, as etcd3 compares encoded bytes.
@@ -89,5 +86,38 @@ describe('stored encoding in Redis', () => {
     await w.waitFor(4);
     expect(w.events.at(-1)?.type).toBe('DELETED');
     await w.stop();
+  });
+});
+
+describe('stored encoding, watched', () => {
+  const fx = redisFixture();
+
+  it('decodes a change once for all the watches it reaches, and not at all when none is of its resource', async () => {
+    const decoded: string[] = [];
+    const counting: StoredEncoding = {
+      encode: (key, json) => binary.encode(key, json),
+      decode: (key, stored) => {
+        decoded.push(key);
+        return binary.decode(key, stored);
+      },
+    };
+    const store = await fx.open({ prefix: randomPrefix(), storedEncoding: counting });
+    const seed = await store.create<StoredObject>('/seed/s', named('s'));
+    const from = { resourceVersion: String(seed.metadata?.['resourceVersion']) };
+    const things = [1, 2].map(() => new EventCollector(store, '/things', from));
+    const others = [1, 2, 3].map(() => new EventCollector(store, '/others', from));
+    // Once these reached every watch, all of them are live: each a subscriber of the store's one
+    // change-log reader, handed every entry of the store.
+    await store.create('/things/m', named('m'));
+    await store.create('/others/m', named('m'));
+    for (const w of [...things, ...others]) await w.waitFor(1);
+    decoded.length = 0;
+    await store.create('/nobody/z', named('z'));
+    await store.create('/things/a', named('a'));
+    await store.create('/others/o', named('o'));
+    for (const w of things) expect((await w.waitFor(2)).map((e) => e.type)).toEqual(['ADDED', 'ADDED']);
+    for (const w of others) expect((await w.waitFor(2)).map((e) => e.type)).toEqual(['ADDED', 'ADDED']);
+    expect(decoded.sort()).toEqual(['/others/o', '/things/a']);
+    for (const w of [...things, ...others]) await w.stop();
   });
 });

@@ -70,15 +70,29 @@ export class EncodingBackend extends ValueMappingBackend {
     return opened;
   }
 
+  /**
+   * Decodes on first use too: most subscribers of the hub (the watch caches and watches of other
+   * resources) look at an entry's key only, so a create nobody in this process watches is never
+   * decoded (each --workers process tails every create of the store).
+   */
   protected openEntry(entry: LogEntry): LogEntry {
     const { value, prev } = entry;
     if ((value === undefined || !isProtobufValue(value)) && (prev === undefined || !isProtobufValue(prev)))
       return entry;
-    return {
-      ...entry,
-      ...(value === undefined ? {} : { value: this.open(entry.key, value) }),
-      ...(prev === undefined ? {} : { prev: this.open(entry.key, prev) }),
+    const lazy = (stored: string): (() => string) => {
+      let text: string | undefined;
+      return () => (text ??= this.open(entry.key, stored));
     };
+    const opened: { -readonly [K in keyof LogEntry]: LogEntry[K] } = {
+      rv: entry.rv,
+      type: entry.type,
+      key: entry.key,
+    };
+    if (entry.prevRV !== undefined) opened.prevRV = entry.prevRV;
+    // Getters, not fields: an object literal's spread would call them at once.
+    if (value !== undefined) Object.defineProperty(opened, 'value', { get: lazy(value), enumerable: true });
+    if (prev !== undefined) Object.defineProperty(opened, 'prev', { get: lazy(prev), enumerable: true });
+    return opened;
   }
 
   /**
