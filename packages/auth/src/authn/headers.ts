@@ -43,14 +43,9 @@ export interface MutableRequest {
 export function stripCredentialHeaders(req: MutableRequest, ctx: AuthenticationContext): void {
   const names = new Set(['authorization', ...ctx.consumedHeaders.map((n) => n.toLowerCase())]);
   for (const n of names) delete req.headers[n];
-  // Only names of a length some credential header has are lower-cased and looked up (header
-  // names are ASCII tokens, so lower-casing keeps the length): this runs over every header of
-  // every authenticated request.
-  const lengths = new Set([...names].map((n) => n.length));
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
-    const name = raw[i] ?? '';
-    if (lengths.has(name.length) && names.has(name.toLowerCase())) raw.splice(i, 2);
+    if (names.has((raw[i] ?? '').toLowerCase())) raw.splice(i, 2);
   }
 }
 
