@@ -1,8 +1,10 @@
+// First: the setting applies to the schemas built after it (see the module).
+import './zod-jitless.js';
 import { keelVersion } from '@keel/apimachinery';
 import { ConnectionConfigError, preloadTransport, type Connection } from '@keel/client';
 import { runDaemon, type Completion, type DaemonDefinition } from '@keel/lifecycle';
 import type { Logger } from '@keel/log';
-import { prepareSelfSigned } from '@keel/serving';
+import { prepareSelfSigned, selfSignedHosts } from '@keel/serving';
 import { SchedulerCommandOptions, schedulerCommand, type SchedulerConfig } from './command.js';
 import { resolveConnection } from './runtime/connection.js';
 import { SchedulerRuntime } from './runtime/runtime.js';
@@ -121,11 +123,13 @@ async function run(config: SchedulerRunConfig, logger: Logger, signal: AbortSign
 /**
  * Start-up work that needs no arguments, for a process spawned before it has them (apps/keel's
  * launcher calls this while it waits): loading undici, which the first request to the API server
- * would otherwise do, and a first run of the self-signed serving certificate's generation, several
- * times slower than the later one main() then does. It only warms up what main() does anyway.
+ * would otherwise do, and generating the self-signed serving pair for the address apps/keel binds
+ * the scheduler to, which main() then takes instead of generating its own (for that address only).
+ * It only does ahead what main() does anyway.
  */
 export async function prepare(): Promise<void> {
-  await Promise.all([preloadTransport(), prepareSelfSigned()]);
+  // apps/keel binds the scheduler to 127.0.0.1; with another address main() generates its own.
+  await Promise.all([preloadTransport(), prepareSelfSigned(selfSignedHosts({ bindAddress: '127.0.0.1' }))]);
 }
 
 /** keel-scheduler: flags, configuration, then the scheduler until SIGTERM/SIGINT or a lost lease. */

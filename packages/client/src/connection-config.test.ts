@@ -114,6 +114,20 @@ describe('loadConnectionConfig', () => {
     });
   });
 
+  it('a file that opens with { but is not JSON is read as YAML (a flow mapping), or refused by it', () => {
+    const dir = tempDir();
+    const flow = join(dir, 'flow');
+    writeFileSync(
+      flow,
+      '{clusters: [{name: c, cluster: {server: "https://one:1"}}], contexts: [{name: x, context: {cluster: c}}],\n' +
+        ' current-context: x}\n',
+    );
+    expect(plain(loadConnectionConfig(flow))).toEqual({ server: 'https://one:1/', insecureSkipTLSVerify: false });
+    const bad = join(dir, 'bad');
+    writeFileSync(bad, '{"clusters": [1,\n');
+    expect(() => loadConnectionConfig(bad)).toThrow(/^connection-config .*: not valid YAML or JSON: .+/);
+  });
+
   it.each([
     ['https://other:7443', 'https://other:7443/'],
     ['other:7443', 'https://other:7443/'],

@@ -103,6 +103,8 @@ export async function ensureSelfSignedCert(opts: EnsureSelfSignedOptions): Promi
   const log = opts.logger ?? discardLogger;
   const now = opts.now ?? new Date();
   const hosts = uniqueHosts(opts.hosts);
+  // Taken (or dropped) whether or not a pair is generated below: it serves one call at most.
+  const prepared = takeAhead(hosts, now);
   const names = opts.fileNames ?? apiserverCertFileNames;
   const files =
     opts.certDir === ''
@@ -116,7 +118,7 @@ export async function ensureSelfSignedCert(opts: EnsureSelfSignedOptions): Promi
     const reused = reuse(files, hosts, now, log);
     if (reused) return reused;
   }
-  const fresh = await generate(hosts, now);
+  const fresh = await (prepared ?? generate(hosts, now));
   if (!files) {
     log.info('Generated self-signed cert in-memory');
     return { ...fresh, generated: true };
@@ -203,10 +205,43 @@ function readCA(path: string): string | undefined {
   }
 }
 
+export type GeneratedPair = { certPem: string; keyPem: string; caPem: string };
+
+/** A pair generated before it was asked for (generateAhead), for the next generation only. */
+let ahead: { readonly hosts: readonly string[]; readonly at: number; readonly pair: Promise<GeneratedPair> } | undefined;
+
+/** How long a pair generated ahead may wait: it is dated from its generation. */
+const AHEAD_MAX_AGE_MS = 60_000;
+
+/**
+ * Generates the pair the next ensureSelfSignedCert for `hosts` would (same names, dated now), for
+ * a daemon with time to spare before it knows its arguments (apps/keel's launcher): that call then
+ * takes it instead of generating one while it starts. Only the next ensureSelfSignedCert looks at
+ * it, and takes it only for the same hosts within a minute; either way it is dropped then.
+ */
+export function generateAhead(hosts: readonly string[]): Promise<GeneratedPair> {
+  const unique = uniqueHosts(hosts);
+  const now = new Date();
+  const pair = generate(unique, now);
+  ahead = { hosts: unique, at: now.getTime(), pair };
+  return pair;
+}
+
+function takeAhead(hosts: readonly string[], now: Date): Promise<GeneratedPair> | undefined {
+  const prepared = ahead;
+  ahead = undefined;
+  if (prepared === undefined) return undefined;
+  const age = now.getTime() - prepared.at;
+  const same = prepared.hosts.length === hosts.length && prepared.hosts.every((h, i) => h === hosts[i]);
+  if (!same || age < 0 || age > AHEAD_MAX_AGE_MS) return undefined;
+  // Should it have failed, the generation it stood in for runs now.
+  return prepared.pair.catch(() => generate(hosts, now));
+}
+
 async function generate(
   hosts: readonly string[],
   now: Date,
-): Promise<{ certPem: string; keyPem: string; caPem: string }> {
+): Promise<GeneratedPair> {
   const host = hosts[0] ?? 'localhost';
   const unix = Math.floor(now.getTime() / 1000);
   // kube backdates by an hour so that a peer with a slightly slow clock accepts the certificate.
