@@ -122,7 +122,10 @@ describe('loadConnectionConfig', () => {
       '{clusters: [{name: c, cluster: {server: "https://one:1"}}], contexts: [{name: x, context: {cluster: c}}],\n' +
         ' current-context: x}\n',
     );
-    expect(plain(loadConnectionConfig(flow))).toEqual({ server: 'https://one:1/', insecureSkipTLSVerify: false });
+    expect(plain(loadConnectionConfig(flow))).toEqual({
+      server: 'https://one:1/',
+      insecureSkipTLSVerify: false,
+    });
     const bad = join(dir, 'bad');
     writeFileSync(bad, '{"clusters": [1,\n');
     expect(() => loadConnectionConfig(bad)).toThrow(/^connection-config .*: not valid YAML or JSON: .+/);

@@ -208,7 +208,9 @@ function readCA(path: string): string | undefined {
 export type GeneratedPair = { certPem: string; keyPem: string; caPem: string };
 
 /** A pair generated before it was asked for (generateAhead), for the next generation only. */
-let ahead: { readonly hosts: readonly string[]; readonly at: number; readonly pair: Promise<GeneratedPair> } | undefined;
+let ahead:
+  | { readonly hosts: readonly string[]; readonly at: number; readonly pair: Promise<GeneratedPair> }
+  | undefined;
 
 /** How long a pair generated ahead may wait: it is dated from its generation. */
 const AHEAD_MAX_AGE_MS = 60_000;
@@ -238,10 +240,7 @@ function takeAhead(hosts: readonly string[], now: Date): Promise<GeneratedPair> 
   return prepared.pair.catch(() => generate(hosts, now));
 }
 
-async function generate(
-  hosts: readonly string[],
-  now: Date,
-): Promise<GeneratedPair> {
+async function generate(hosts: readonly string[], now: Date): Promise<GeneratedPair> {
   const host = hosts[0] ?? 'localhost';
   const unix = Math.floor(now.getTime() / 1000);
   // kube backdates by an hour so that a peer with a slightly slow clock accepts the certificate.
