@@ -129,14 +129,15 @@ export class RedisBackend implements StorageBackend {
       [k.rv, k.index, k.log, k.compacted],
       [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV, 'keys'],
       true,
-    )) as [Buffer, number, number?, number?, Buffer?];
+    )) as [Buffer, number, number?, number?, [Buffer, Buffer[]]?];
     const status = text(reply[0]);
     if (status === 'expired') return { kind: 'expired', compacted: reply[1] };
     if (status === 'toolarge') return { kind: 'toolarge', current: reply[1] };
+    const [versions, keys] = reply[4] ?? [Buffer.alloc(0), []];
     return {
       kind: 'ok',
       rv: reply[1],
-      items: parseKeyVersions(reply[4] ?? Buffer.alloc(0)),
+      items: parseKeyVersions(versions, keys),
       more: reply[2] === 1,
       remaining: reply[3] ?? 0,
     };
@@ -222,20 +223,17 @@ export class RedisBackend implements StorageBackend {
   }
 }
 
-/** The keys-only page's records, `<rv> <key byte length> <key>` each, back to back. */
-function parseKeyVersions(packed: Buffer): KeyVersion[] {
-  const items: KeyVersion[] = [];
+/** The keys-only page's items: its versions (one space-separated string) beside its keys. */
+function parseKeyVersions(versions: Buffer, keys: readonly Buffer[]): KeyVersion[] {
+  const items = new Array<KeyVersion>(keys.length);
   const space = 0x20;
   let i = 0;
-  while (i < packed.length) {
+  for (let n = 0; n < keys.length; n++) {
+    if (i >= versions.length) throw new Error('malformed keys-only page reply');
     let rv = 0;
-    for (; i < packed.length && packed[i] !== space; i++) rv = rv * 10 + packed[i]! - 0x30;
-    let len = 0;
-    for (i++; i < packed.length && packed[i] !== space; i++) len = len * 10 + packed[i]! - 0x30;
+    for (; i < versions.length && versions[i] !== space; i++) rv = rv * 10 + versions[i]! - 0x30;
     i++;
-    if (i + len > packed.length) throw new Error('malformed keys-only page reply');
-    items.push({ key: packed.toString('utf8', i, i + len), modRV: rv });
-    i += len;
+    items[n] = { key: keys[n]!.toString('utf8'), modRV: rv };
   }
   return items;
 }
