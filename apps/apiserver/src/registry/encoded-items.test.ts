@@ -98,4 +98,46 @@ describe('EncodedItems', () => {
     expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
     expect(v1.encodes).toBe(2);
   });
+
+  it('answers by storage key only for the version it holds, and forgets what the LRU evicts', () => {
+    const v1 = view('v1');
+    const member = (rv: string, n: number) => () => thing(rv, n);
+    // Room for two members (each about 77 chars of JSON and a key of 47).
+    const items = new EncodedItems(260);
+    const a5 = items.listItem(asView(v1), '/things/ns/a', '5', member('5', 1));
+    const a6 = items.listItem(asView(v1), '/things/ns/a', '6', member('6', 2));
+    // The newer state took the key's slot; the older one is still answered for its own version.
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '6')).toBe(a6);
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a5);
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '7')).toBeUndefined();
+    // Encoding an older state again after a newer one: each version keeps its own bytes.
+    items.listItem(asView(v1), '/things/ns/b', '3', member('3', 3));
+    items.listItem(asView(v1), '/things/ns/c', '4', member('4', 4));
+    // a's states were evicted (least recently used): neither is answered any more, by slot or key.
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '6')).toBeUndefined();
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBeUndefined();
+    // And encoding a again makes a fresh entry that is answered.
+    let loads = 0;
+    const again = items.listItem(asView(v1), '/things/ns/a', '6', () => {
+      loads++;
+      return thing('6', 2);
+    });
+    expect(loads).toBe(1);
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '6')).toBe(again);
+    expect(JSON.parse(text(again))).toEqual(thing('6', 2));
+  });
+
+  it('keeps views and forms apart in the slots as in the keys', () => {
+    const items = new EncodedItems();
+    const v1 = view('v1');
+    const v2 = view('v2');
+    const a = items.listItem(asView(v1), '/things/ns/a', '5', () => thing('5', 1));
+    const b = items.listItem(asView(v2), '/things/ns/a', '5', () => thing('5', 1));
+    expect(text(b)).not.toBe(text(a) + 'x');
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
+    expect(items.cachedListItem(asView(v2), '/things/ns/a', '5')).toBe(b);
+    expect(items.cachedListItemProto(asView(v1), '/things/ns/a', '5')).toBeUndefined();
+    // Another view object of the same name finds the same state through the full key.
+    expect(items.cachedListItem(asView(view('v1')), '/things/ns/a', '5')).toBe(a);
+  });
 });

@@ -23,10 +23,26 @@ export function listMember<I extends InternalObject>(
  * shared by every store on it (one memory bound), so versions of different storages never meet.
  */
 export class EncodedItems {
-  private readonly cache = new LRUCache<string, string | Uint8Array>({
-    maxSize: MAX_CHARS,
-    sizeCalculation: (value, key) => value.length + key.length,
-  });
+  private readonly cache: LRUCache<string, Entry>;
+
+  constructor(maxChars = MAX_CHARS) {
+    this.cache = new LRUCache<string, Entry>({
+      maxSize: maxChars,
+      sizeCalculation: (entry, key) => entry.value.length + key.length,
+      // Evicted, replaced or deleted: forget it in its slot too (unless a newer state took it).
+      dispose: (entry) => {
+        if (entry.slot.get(entry.storageKey) === entry) entry.slot.delete(entry.storageKey);
+      },
+    });
+  }
+
+  /**
+   * The last state cached per view, form and storage key: a look-up by the key a list read from
+   * the store hashes only that key, not a key built per item (view, form, version and name). A
+   * slot entry lives exactly as long as its LRU entry (dispose above), and is an answer only for
+   * its own version; anything else falls back to the LRU's full key.
+   */
+  private readonly slots = new WeakMap<object, Map<string, Slot>>();
   /**
    * The wire line last encoded from an object. An object is only shared, and so only found here
    * again, while it is one stored state (a watch event's object); it is forgotten with it.
@@ -122,13 +138,15 @@ export class EncodedItems {
     encode: () => T,
   ): T {
     if (rv === '') return encode();
-    const key = cacheKey(view, form, storageKey, rv);
     // The form is part of the key, so a hit holds what this form's encode returns.
-    let value = this.cache.get(key) as T | undefined;
-    if (value === undefined) {
-      value = encode();
-      this.cache.set(key, value);
-    }
+    const hit = this.peek<T>(view, form, storageKey, rv);
+    if (hit !== undefined) return hit;
+    const value = encode();
+    const slot = this.slot(view, form);
+    const entry: Entry = { value, rv, storageKey, key: cacheKey(view, form, storageKey, rv), slot };
+    this.cache.set(entry.key, entry);
+    // In the slot only while the LRU holds it (a value over the whole bound is not stored at all).
+    if (this.cache.peek(entry.key) === entry) slot.set(storageKey, entry);
     return value;
   }
 
@@ -138,7 +156,25 @@ export class EncodedItems {
     storageKey: string,
     rv: string,
   ): T | undefined {
-    return rv === '' ? undefined : (this.cache.get(cacheKey(view, form, storageKey, rv)) as T | undefined);
+    if (rv === '') return undefined;
+    const latest = this.slots.get(view)?.get(form)?.get(storageKey);
+    // The LRU's get keeps its recency; the entry's key string was hashed when it was stored.
+    if (latest !== undefined && latest.rv === rv) return this.cache.get(latest.key)?.value as T | undefined;
+    return this.cache.get(cacheKey(view, form, storageKey, rv))?.value as T | undefined;
+  }
+
+  private slot(view: ViewName, form: string): Slot {
+    let forms = this.slots.get(view);
+    if (!forms) {
+      forms = new Map();
+      this.slots.set(view, forms);
+    }
+    let slot = forms.get(form);
+    if (!slot) {
+      slot = new Map();
+      forms.set(form, slot);
+    }
+    return slot;
   }
 }
 
@@ -148,6 +184,19 @@ function cacheKey(view: ViewName, form: string, storageKey: string, rv: string):
 }
 
 type ViewName = Pick<ResourceView, 'group' | 'version' | 'resource'>;
+
+/** The last cached state of each storage key, in one view and form. */
+type Slot = Map<string, Entry>;
+
+/** One cached encoding, with what finds it again in its slot. */
+interface Entry {
+  readonly value: string | Uint8Array;
+  readonly rv: string;
+  readonly storageKey: string;
+  /** The LRU's key: view, form, version and storage key. */
+  readonly key: string;
+  readonly slot: Slot;
+}
 
 const byStorage = new WeakMap<Storage, EncodedItems>();
 

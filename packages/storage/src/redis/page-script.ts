@@ -8,11 +8,13 @@ import { LuaScript } from './scripts.js';
  * The cost is O(log N + page + writes since S), never O(N).
  *
  * KEYS: rv, index, log, compacted. ARGV: object key prefix, key prefix, start (inclusive),
- * count, S ('' = current), mode ('' or 'keys'). Returns {'ok', S, more, remaining, {key, value,
- * rv, ...}}, {'expired', compacted} or {'toolarge', current}. In 'keys' mode the items are not
- * read, only their versions (HGET rv instead of HMGET v rv), and the fifth element is one string
- * of `<rv> <key byte length> <key>` records (one bulk reply instead of three per item, so the
- * client parses one buffer); see readValues for the values.
+ * count, S ('' = current), mode ('', 'keys' or 'keyslen'). Returns {'ok', S, more, remaining,
+ * {key, value, rv, ...}}, {'expired', compacted} or {'toolarge', current}. In the keys modes the
+ * items are not read, only their versions (HGET rv instead of HMGET v rv). 'keys' answers the
+ * fifth element as {versions, keys}: the versions space-separated, the keys newline-separated,
+ * two strings for the whole page; a key that holds a newline shows as more keys than versions,
+ * and the page is then read again as 'keyslen', one string of `<rv> <key byte length> <key>`
+ * records. See readValues for the values.
  */
 export const pageScript = new LuaScript(`
 local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -60,7 +62,7 @@ do
   while i > 0 and string.byte(prefix, i) == 255 do i = i - 1 end
   if i > 0 then upper = '(' .. string.sub(prefix, 1, i - 1) .. string.char(string.byte(prefix, i) + 1) end
 end
-local keysOnly = ARGV[6] == 'keys'
+local keysOnly = ARGV[6] == 'keys' or ARGV[6] == 'keyslen'
 local ks, vs, rs, n, want, r = {}, {}, {}, 0, count + 1, 1
 local function push(k, v, rv)
   n = n + 1
@@ -109,7 +111,12 @@ if more then
   end
 end
 local out = {}
-if keysOnly then
+if ARGV[6] == 'keys' then
+  -- Two strings, no string built per item here (a per-item concatenation cost Redis about as
+  -- much as the walk itself): the versions, and the keys joined by newlines.
+  if more then ks[n + 1] = nil; rs[n + 1] = nil end
+  out = {table.concat(rs, ' '), table.concat(ks, '\\n')}
+elseif keysOnly then
   for i = 1, n do out[i] = rs[i] .. ' ' .. #ks[i] .. ' ' .. ks[i] end
   out = table.concat(out)
 else

@@ -123,23 +123,32 @@ export class RedisBackend implements StorageBackend {
   }
 
   async pageKeys(req: PageRequest): Promise<PageResult<KeyVersion>> {
+    const joined = await this.readPageKeys(req, 'keys');
+    return joined ?? (await this.readPageKeys(req, 'keyslen'))!;
+  }
+
+  /** A keys-only page in one of the page script's formats; undefined when 'keys' cannot carry it. */
+  private async readPageKeys(
+    req: PageRequest,
+    mode: 'keys' | 'keyslen',
+  ): Promise<PageResult<KeyVersion> | undefined> {
     const k = this.keys;
     const reply = (await this.eval(
       pageScript,
       [k.rv, k.index, k.log, k.compacted],
-      [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV, 'keys'],
+      [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV, mode],
       true,
-    )) as [Buffer, number, number?, number?, Buffer?];
+    )) as [Buffer, number, number?, number?, (Buffer | [Buffer, Buffer])?];
     const status = text(reply[0]);
     if (status === 'expired') return { kind: 'expired', compacted: reply[1] };
     if (status === 'toolarge') return { kind: 'toolarge', current: reply[1] };
-    return {
-      kind: 'ok',
-      rv: reply[1],
-      items: parseKeyVersions(reply[4] ?? Buffer.alloc(0)),
-      more: reply[2] === 1,
-      remaining: reply[3] ?? 0,
-    };
+    const out = reply[4];
+    const items =
+      mode === 'keys'
+        ? joinedKeyVersions(...((out as [Buffer, Buffer] | undefined) ?? [Buffer.alloc(0), Buffer.alloc(0)]))
+        : packedKeyVersions((out as Buffer | undefined) ?? Buffer.alloc(0));
+    if (!items) return undefined;
+    return { kind: 'ok', rv: reply[1], items, more: reply[2] === 1, remaining: reply[3] ?? 0 };
   }
 
   async readValues(atRV: number, items: readonly KeyVersion[]): Promise<ValuesRead> {
@@ -222,8 +231,28 @@ export class RedisBackend implements StorageBackend {
   }
 }
 
-/** The keys-only page's records, `<rv> <key byte length> <key>` each, back to back. */
-function parseKeyVersions(packed: Buffer): KeyVersion[] {
+/**
+ * A 'keys' page: space-separated versions beside newline-separated keys. Undefined when a key
+ * holds a newline (more keys than versions), which only the 'keyslen' records can carry.
+ */
+function joinedKeyVersions(versions: Buffer, joined: Buffer): KeyVersion[] | undefined {
+  if (versions.length === 0) return joined.length === 0 ? [] : undefined;
+  const keys = joined.toString('utf8').split('\n');
+  const items = new Array<KeyVersion>(keys.length);
+  const space = 0x20;
+  let i = 0;
+  for (let n = 0; n < keys.length; n++) {
+    if (i >= versions.length) return undefined;
+    let rv = 0;
+    for (; i < versions.length && versions[i] !== space; i++) rv = rv * 10 + versions[i]! - 0x30;
+    i++;
+    items[n] = { key: keys[n]!, modRV: rv };
+  }
+  return i >= versions.length ? items : undefined;
+}
+
+/** A 'keyslen' page: `<rv> <key byte length> <key>` records, back to back. */
+function packedKeyVersions(packed: Buffer): KeyVersion[] {
   const items: KeyVersion[] = [];
   const space = 0x20;
   let i = 0;
