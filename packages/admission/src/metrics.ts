@@ -3,6 +3,9 @@
  * steps and plugins (kube's WithStepMetrics and WithControllerMetrics). The package knows no
  * registry: the server passes an implementation that keeps kube's metric names and labels.
  */
+// The module's binding, not the global: `globalThis.performance` is an accessor, and a write
+// reads the clock twice for each of a dozen plugins.
+import { performance } from 'node:perf_hooks';
 import type { AdmissionAttributes, Operation } from './attributes.js';
 import type { Admission, AdmissionPlugin } from './plugin.js';
 

@@ -6,6 +6,8 @@
  * lower), at most its upper bound (nominal plus what it may borrow), and in between a share
  * proportional to its smoothed demand.
  */
+// The module's binding: `globalThis.performance` is an accessor, and every request reads this clock.
+import { performance } from 'node:perf_hooks';
 
 /** upstream's borrowingAdjustmentPeriod. */
 export const BORROWING_ADJUSTMENT_PERIOD_MS = 10_000;

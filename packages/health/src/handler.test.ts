@@ -92,6 +92,10 @@ describe('healthHandler, the §9 table', () => {
     ['prefix of a name with "/"', 'GET', '/livez/poststarthook', 404, '404 page not found\n'],
     ['trailing slash after a name', 'GET', '/livez/ping/', 404, '404 page not found\n'],
     ['a check of another endpoint', 'GET', '/livez/store', 404, '404 page not found\n'],
+    // The path is matched decoded, as Go's r.URL.Path: escapes can name a root or a check.
+    ['an escaped root', 'GET', '/%6civez?verbose', 200, `${livezLines}livez check passed\n`],
+    ['an escaped "/" before a check', 'GET', '/livez%2Fping', 200, 'ok'],
+    ['a malformed escape under a root', 'GET', '/livez/%zz', 404, '404 page not found\n'],
   ])('%s: %s %s', async (_case, method, target, status, body) => {
     const reply = await request(server.base, target, { method });
     expect(reply).toEqual({ status, body, contentType: 'text/plain; charset=utf-8', nosniff: 'nosniff' });
@@ -183,7 +187,7 @@ describe('healthHandler, the §9 table', () => {
     ]);
   });
 
-  it.each(['/', '/livezz', '/healthz', '/apis/events', '/ready'])(
+  it.each(['/', '/livezz', '/healthz', '/apis/events', '/ready', '/%6civezz', '/api%2Flivez', '/%zz'])(
     'leaves %s to the next handler',
     async (target) => {
       expect((await request(server.base, target)).status).toBe(NOT_HANDLED);

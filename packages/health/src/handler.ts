@@ -94,10 +94,14 @@ export function healthHandler(
   }
 
   return (req, res) => {
-    const { path, query } = splitUrl(req.url ?? '/');
+    const target = req.url ?? '/';
+    // Every request of the server passes the three probe roots' handlers: one that cannot name
+    // this root (no escape that could decode to it) is passed on without splitting its target.
+    if (!target.startsWith(root) && !target.includes('%')) return false;
+    const { path, query } = splitUrl(target);
     let work: Promise<void>;
     if (path === root) {
-      work = serveAggregate(res, query);
+      work = serveAggregate(res, query());
     } else if (path.startsWith(`${root}/`)) {
       const check = byName.get(path.slice(root.length + 1));
       if (check === undefined) {
@@ -159,7 +163,7 @@ function requestSignal(res: ServerResponse): AbortSignal {
  * read `//livez` as a host name, while the path must be matched as the client sent it (decoded,
  * like Go's `r.URL.Path`).
  */
-function splitUrl(target: string): { path: string; query: URLSearchParams } {
+function splitUrl(target: string): { path: string; query: () => URLSearchParams } {
   const q = target.indexOf('?');
   const rawPath = q === -1 ? target : target.slice(0, q);
   let path = rawPath;
@@ -168,7 +172,7 @@ function splitUrl(target: string): { path: string; query: URLSearchParams } {
   } catch {
     // A malformed escape cannot name a check; matching the raw text still gives the right 404.
   }
-  return { path, query: new URLSearchParams(q === -1 ? '' : target.slice(q + 1)) };
+  return { path, query: () => new URLSearchParams(q === -1 ? '' : target.slice(q + 1)) };
 }
 
 function writeText(res: ServerResponse, status: number, body: string): void {

@@ -29,6 +29,16 @@ describe('negotiateOutput', () => {
     expect(negotiateOutput(accept, true)).toBe(want);
   });
 
+  // The headers answered without a parse must get what the parse gives (spaces bypass the
+  // shortcut without changing the clauses).
+  it.each(['', '*/*', 'application/json', 'application/json, */*'])(
+    'answers %j as its parse does',
+    (accept) => {
+      for (const protobufOk of [true, false])
+        expect(negotiateOutput(accept, protobufOk)).toBe(negotiateOutput(` ${accept} `, protobufOk));
+    },
+  );
+
   it('passes protobuf over for an object without a message', () => {
     expect(negotiateOutput(`${PB}, application/json`, false)).toBe('json');
     expect(negotiateOutput(PB, false)).toBeUndefined();

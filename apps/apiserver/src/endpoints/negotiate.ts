@@ -14,6 +14,9 @@ function isProtobuf(c: MediaRange): boolean {
   return c.type === 'application' && c.subtype === 'vnd.kubernetes.protobuf';
 }
 
+/** Accept headers that pick JSON whatever the object: what parseAccept would conclude for them. */
+const PLAIN_JSON_ACCEPTS = new Set(['', '*/*', 'application/json', 'application/json, */*']);
+
 /**
  * The encoding the Accept header picks for a resource response (goautoneg's order: q, then
  * specificity, then the client's order): the first clause the endpoint can serve. A `*\/*` or
@@ -22,6 +25,8 @@ function isProtobuf(c: MediaRange): boolean {
  * a Table counts as JSON here (tableOptions decides on the Table). Undefined: nothing acceptable.
  */
 export function negotiateOutput(accept: string | undefined, protobufOk: boolean): OutputFormat | undefined {
+  // Every request negotiates; the headers most clients send need no parse (`*\/*` when absent).
+  if (accept === undefined || PLAIN_JSON_ACCEPTS.has(accept)) return 'json';
   for (const c of parseAccept(accept)) {
     if (isProtobuf(c)) {
       if (protobufOk && c.params['as'] === undefined) return 'protobuf';

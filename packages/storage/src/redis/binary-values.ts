@@ -38,6 +38,14 @@ export function commandBuffer(
   name: BufferCommandName,
   args: readonly (string | number | Buffer)[],
 ): Promise<unknown> {
-  const method = (client as unknown as Record<string, BufferCommand>)[`${name.toLowerCase()}Buffer`]!;
-  return method.apply(client, [...args]);
+  const method = (client as unknown as Record<string, BufferCommand>)[BUFFER_METHODS[name]]!;
+  // ioredis takes its arguments as a rest parameter, so it copies them itself.
+  return method.apply(client, args as (string | number | Buffer)[]);
 }
+
+const BUFFER_METHODS: Readonly<Record<BufferCommandName, string>> = {
+  HMGET: 'hmgetBuffer',
+  EVALSHA: 'evalshaBuffer',
+  EVAL: 'evalBuffer',
+  XREAD: 'xreadBuffer',
+};
