@@ -46,9 +46,11 @@ node_modules="$(dirname "$(dirname "$node_bin")")/lib/node_modules"
   echo "build-images: npm and corepack not found beside $node_bin (in $node_modules)" >&2
   exit 1
 }
+# Bump when the base's recipe below changes: a new base invalidates the Keel images' layer cache.
+base_revision=1
 stamp="$(
   {
-    sha256sum "$0" | cut -d' ' -f1
+    echo "$base_revision"
     sha256sum "$node_bin" "$cafile" | cut -d' ' -f1
     "$node_bin" --version
   } | sha256sum | cut -c1-16
@@ -98,21 +100,34 @@ if [ "$(current_stamp "$base")" != "$stamp" ]; then
   trap - EXIT
 fi
 
-if [ "$(current_stamp "$redis")" != "$stamp" ]; then
-  step "redis image $redis"
-  # The official image starts as root and drops to `redis`; this one is `redis` from the start,
-  # with /data owned by it (a new named volume takes the image directory's owner).
-  mkdir -p "$cache/redis-context"
-  cat >"$cache/redis-context/Containerfile" <<CONTAINERFILE
+mkdir -p "$cache/redis-context"
+# The official image starts as root and drops to `redis`; this one is `redis` from the start,
+# with /data owned by it (a new named volume takes the image directory's owner). Like the
+# official build (which patches the default), redis-server runs with protected mode off: other
+# containers reach it over the network without a password.
+cat >"$cache/redis-context/entrypoint.sh" <<'ENTRYPOINT'
+#!/bin/sh
+if [ "$1" = redis-server ]; then
+  shift
+  exec redis-server --protected-mode no "$@"
+fi
+exec "$@"
+ENTRYPOINT
+cat >"$cache/redis-context/Containerfile" <<CONTAINERFILE
 FROM $base
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server \
  && rm -rf /var/lib/apt/lists/* && mkdir -p /data && chown redis:redis /data
+COPY --chmod=0755 entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 USER redis
 WORKDIR /data
 EXPOSE 6379
+ENTRYPOINT ["docker-entrypoint.sh"]
 CMD ["redis-server"]
 CONTAINERFILE
-  podman build --network=host --label "keel.base=$stamp" -t "$redis" "$cache/redis-context"
+redis_stamp="$(cat <(echo "$stamp") "$cache/redis-context/"* | sha256sum | cut -c1-16)"
+if [ "$(current_stamp "$redis")" != "$redis_stamp" ]; then
+  step "redis image $redis"
+  podman build --network=host --label "keel.base=$redis_stamp" -t "$redis" "$cache/redis-context"
 fi
 
 for app in apiserver scheduler; do
