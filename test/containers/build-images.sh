@@ -6,15 +6,21 @@
 #   docker.io/library/redis:7                the same base with Debian's redis-server 7
 #   keel-apiserver, keel-scheduler           apps/*/Dockerfile, unchanged, on that base
 # The debootstrap tree is cached as a tarball (KEEL_CONTAINER_CACHE, default ~/.cache/keel-containers);
-# the base images are rebuilt only when this script, the host's Node.js or the CA bundle change,
-# and podman's layer cache keeps the Keel images' build stage while the sources are unchanged.
+# the base images are rebuilt only when their recipe's revision, the host's Node.js or the CA
+# bundle change (and redis:7 when its Containerfile does), and podman's layer cache keeps the Keel
+# images' build stage while the sources are unchanged.
 # Used by test/containers/images.test.ts (`pnpm test:containers`); see docs/operations.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 cache="${KEEL_CONTAINER_CACHE:-$HOME/.cache/keel-containers}"
-mirror="${KEEL_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}"
-mirror="${mirror:-http://deb.debian.org/debian}"
+# The Debian mirror this machine's apt uses (deb822 or one-line sources), unless given.
+mirror="${KEEL_DEBIAN_MIRROR:-$(
+  {
+    sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources
+    sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) bookworm .*/\2/p' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
+  } 2>/dev/null | grep -v security | head -1 || true
+)}"
 base=docker.io/library/node:20-bookworm-slim
 redis=docker.io/library/redis:7
 # Containers reach the registries the way this machine does: through its resolver and CA bundle.
@@ -58,6 +64,14 @@ stamp="$(
 
 rootfs_tar="$cache/bookworm-minbase.tar"
 if [ ! -s "$rootfs_tar" ]; then
+  [ -n "$mirror" ] || {
+    echo "build-images: no Debian mirror found in /etc/apt/sources*; set KEEL_DEBIAN_MIRROR" >&2
+    exit 1
+  }
+  command -v debootstrap >/dev/null || {
+    echo "build-images: debootstrap is not installed (apt-get install debootstrap) and $rootfs_tar is absent" >&2
+    exit 1
+  }
   step "debootstrap --variant=minbase bookworm from $mirror"
   tmp="$(mktemp -d "$cache/rootfs.XXXXXX")"
   debootstrap --variant=minbase bookworm "$tmp/root" "$mirror" >"$cache/debootstrap.log" 2>&1 || {
