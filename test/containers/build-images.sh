@@ -147,5 +147,10 @@ fi
 for app in apiserver scheduler; do
   step "keel-$app from apps/$app/Dockerfile"
   podman build --network=host -t "keel-$app" -f "apps/$app/Dockerfile" .
+  # The build stage, tagged so that pruning below keeps it as the next run's layer cache (the
+  # layers are the ones just built: this costs a cache lookup).
+  podman build --network=host --target build -t "keel-$app-build" -f "apps/$app/Dockerfile" . >/dev/null
 done
+# Untagged images are what earlier runs built and this one replaced (about 1 GB each time).
+podman image prune -f >/dev/null
 step done
