@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { apiServerEntry, DaemonProcess, eventually, freePort, runNode, schedulerEntry } from '@keel/testing';
 
-// compose.yaml cannot be run here (no container engine in CI), so this suite checks what can go
-// wrong without one: the containers' hardening, and every Keel command line of the file, run as
-// local processes with only the host names and ports rewritten.
+// This suite checks what can go wrong without a container engine: the containers' hardening, and
+// every Keel command line of the file, run as local processes with only the host names and ports
+// rewritten. `pnpm test:containers` (test/containers/) builds the images and runs the file with podman.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
