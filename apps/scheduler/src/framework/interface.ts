@@ -69,7 +69,16 @@ export interface FilterPlugin extends Plugin {
  * node copy (kube's RunPreFilterExtensionRemovePod / AddPod).
  */
 export interface FilterRunner {
-  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+  /**
+   * `scratch`: `nodeInfo` is the caller's own copy, which the nominated pods may join for the
+   * first run and leave again (instead of a copy of the copy); it is as it was on return.
+   */
+  runFilterPluginsWithNominatedPods(
+    state: CycleState,
+    pod: Pod,
+    nodeInfo: NodeInfo,
+    scratch?: boolean,
+  ): MaybeStatus;
   /**
    * Whether any PreFilter plugin with AddPod/RemovePod runs its Filter in the cycle of `state`;
    * when none does, removing or adding pods on a node copy leaves the state as it is.

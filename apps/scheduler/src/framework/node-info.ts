@@ -87,10 +87,38 @@ export class NodeInfo {
   generation = 0;
 
   constructor(
-    readonly name: string,
+    /** Changed only by `copyFrom` (a scratch copy taking another node's place). */
+    public name: string,
     node?: Node,
   ) {
     if (node) this.setNode(node);
+  }
+
+  /**
+   * Makes this NodeInfo a copy of `other` (name, node, pods and totals), as `other.clone()` would
+   * be: preemption's dry run reuses one scratch copy for each of its hundreds of candidates
+   * instead of allocating a copy per candidate. The generation moves on, so anything kept for
+   * this object's earlier contents (keyed by object and generation) is not taken for the new.
+   */
+  copyFrom(other: NodeInfo): void {
+    this.name = other.name;
+    this.node = other.node;
+    this.allocatable = other.allocatable;
+    this.images = other.images;
+    this.pods.clear();
+    const r = this.requested;
+    r.milliCPU = 0;
+    r.memory = 0;
+    r.ephemeralStorage = 0;
+    r.pods = 0;
+    r.scalar.clear();
+    this.nonZeroRequested.milliCPU = 0;
+    this.nonZeroRequested.memory = 0;
+    this.usedPorts.clear();
+    this.podsWithAffinity.clear();
+    this.podsWithRequiredAntiAffinity.clear();
+    for (const p of other.pods.values()) this.addPod(p);
+    this.generation++;
   }
 
   /** A copy with the same node and pods, to try removing or adding pods (preemption). */
