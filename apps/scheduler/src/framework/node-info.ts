@@ -4,6 +4,7 @@ import {
   podAffinityTerms,
   type PodAffinityTerms,
 } from './affinity-terms.js';
+import type { NominatedCell } from './interface.js';
 import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
 import {
   addResource,
@@ -85,6 +86,8 @@ export class NodeInfo {
   images: ReadonlyMap<string, number> = new Map();
   /** Bumped on every change, so callers can tell whether a node changed since they last looked. */
   generation = 0;
+  /** This node's nominations, as the framework's nominator last handed them out (by name). */
+  nominations: NominatedCell | undefined;
 
   constructor(
     /** Changed only by `copyFrom` (a scratch copy taking another node's place). */
@@ -102,6 +105,7 @@ export class NodeInfo {
    */
   copyFrom(other: NodeInfo): void {
     this.name = other.name;
+    this.nominations = other.nominations;
     this.node = other.node;
     this.allocatable = other.allocatable;
     this.images = other.images;
@@ -126,6 +130,7 @@ export class NodeInfo {
     // The node's parsed allocatable and images are shared, not parsed again: preemption's dry run
     // clones hundreds of nodes per cycle, and neither is mutated in place (setNode replaces them).
     const c = new NodeInfo(this.name);
+    c.nominations = this.nominations;
     c.node = this.node;
     c.allocatable = this.allocatable;
     c.images = this.images;

@@ -177,6 +177,21 @@ describe('PreFilter extensions', () => {
       expect(filtered()).toEqual([]);
     });
 
+    it("a NodeInfo holding a forgotten node's cell asks the nominator again", () => {
+      const nominator = new Nominator();
+      const { fwk, seen } = recording(nominator);
+      const state = new CycleState();
+      fwk.runPreFilterPlugins(state, pod);
+      const n = makeNodeInfo(makeNode('n1'));
+      nominator.addNominatedPod(makePod('elsewhere'), 'n2');
+      fwk.runFilterPluginsWithNominatedPods(state, pod, n);
+      nominator.forgetNode('n1');
+      nominator.addNominatedPod(makePod('high', { priority: 200 }), 'n1');
+      seen.length = 0;
+      fwk.runFilterPluginsWithNominatedPods(state, pod, n);
+      expect(seen[0]?.pods).toEqual(['uid-high']);
+    });
+
     it('on a scratch copy adds the nominated pods in place and takes them off again', () => {
       const nominator = new Nominator();
       const { fwk, seen } = recording(nominator);

@@ -4,7 +4,7 @@
  * state (nominated pods, preemption's dry run).
  */
 import type { CycleState } from './cycle-state.js';
-import type { FilterRunner, PodNominator, PreFilterPlugin } from './interface.js';
+import type { FilterRunner, PreFilterPlugin } from './interface.js';
 import type { NodeInfo, PodInfo } from './node-info.js';
 import { Status, type MaybeStatus } from './status.js';
 import { podUid, type Pod } from './types.js';
@@ -95,13 +95,13 @@ function copyWithAll(nodeInfo: NodeInfo, nominated: readonly PodInfo[]): NodeInf
  */
 export function addNominatedPods(
   runner: Pick<FilterRunner, 'runPreFilterExtensionAddPod' | 'preFilterExtensionsActive'>,
-  nominator: PodNominator | undefined,
+  /** The pods nominated to the node (the nominator's list for it). */
+  nominated: readonly PodInfo[],
   state: CycleState,
   pod: Pod,
   nodeInfo: NodeInfo,
 ): { state: CycleState; nodeInfo: NodeInfo } | undefined {
-  const nominated = nominator?.nominatedPodsForNode(nodeInfo.name);
-  if (!nominated || nominated.length === 0) return undefined;
+  if (nominated.length === 0) return undefined;
   const priority = pod.spec.priority ?? 0;
   const uid = podUid(pod);
   let included = 0;
@@ -135,12 +135,12 @@ export const NOT_IN_PLACE: unique symbol = Symbol('not in place');
  */
 export function filterWithNominatedInPlace(
   runner: { runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus },
-  nominator: PodNominator,
+  /** The pods nominated to the node (the nominator's list for it). */
+  nominated: readonly PodInfo[],
   state: CycleState,
   pod: Pod,
   copy: NodeInfo,
 ): MaybeStatus | typeof NOT_IN_PLACE {
-  const nominated = nominator.nominatedPodsForNode(copy.name);
   const priority = pod.spec.priority ?? 0;
   const uid = podUid(pod);
   let included = 0;
