@@ -128,13 +128,14 @@ export function selectVictimsOnNode(
     scratch.copyFrom(node);
     copy = scratch;
   } else copy = node.clone();
-  // The copy is this function's own: nominated pods may join it for a filter run and leave again.
-  const inPlace = true;
+  // The copy is this run's own (the scratch or a fresh clone): nominated pods may join it for
+  // a filter run and leave it again.
+  const scratchCopy = true;
   // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
   const extensions = filters.preFilterExtensionsActive(cycleState);
   const state = extensions ? cycleState.clone() : cycleState;
   for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
-  const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy, inPlace);
+  const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy, scratchCopy);
   if (s) return { ok: false, status: s };
 
   potential.sort((a, b) =>
@@ -144,7 +145,7 @@ export function selectVictimsOnNode(
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
     addPod(filters, state, pod, copy, p, extensions);
-    const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy, inPlace);
+    const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy, scratchCopy);
     if (status?.code === 'Error') throw status.asError();
     if (!status) return true;
     removePod(filters, state, pod, copy, p, extensions);
