@@ -31,6 +31,8 @@ import type { NodeToStatus } from './node-to-status.js';
 import { buildPluginLists } from './plugin-lists.js';
 import {
   addNominatedPods,
+  filterWithNominatedInPlace,
+  NOT_IN_PLACE,
   preFilterExtensionsActive,
   runPreFilterExtension,
 } from './prefilter-extensions.js';
@@ -222,12 +224,30 @@ export class Framework implements FilterRunner {
    * copy of the node and, through the PreFilter extensions, a copy of the cycle state; nodes with
    * no nominated pods cost nothing extra.
    */
-  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+  runFilterPluginsWithNominatedPods(
+    state: CycleState,
+    pod: Pod,
+    nodeInfo: NodeInfo,
+    scratch = false,
+  ): MaybeStatus {
     // Most cycles run with no pod nominated anywhere: no lookup per node then.
-    if (!this.nominator || this.nominator.size() === 0) return this.runFilterPlugins(state, pod, nodeInfo);
+    const nominator = this.nominator;
+    if (!nominator || nominator.size() === 0) return this.runFilterPlugins(state, pod, nodeInfo);
+    // The node's nominations without a lookup by name: the cell its NodeInfo keeps.
+    let cell = nodeInfo.nominations;
+    if (cell === undefined || cell.owner !== nominator || cell.dead) {
+      cell = nominator.nominationsOf(nodeInfo.name);
+      nodeInfo.nominations = cell;
+    }
+    const nominated = cell.pods;
+    if (nominated.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
+    if (scratch && !this.preFilterExtensionsActive(state)) {
+      const s = filterWithNominatedInPlace(this, nominated, state, pod, nodeInfo);
+      if (s !== NOT_IN_PLACE) return s;
+    }
     let added: { state: CycleState; nodeInfo: NodeInfo } | undefined;
     try {
-      added = addNominatedPods(this, this.nominator, state, pod, nodeInfo);
+      added = addNominatedPods(this, nominated, state, pod, nodeInfo);
     } catch (err) {
       return Status.fromError(err);
     }

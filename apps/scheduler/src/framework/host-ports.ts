@@ -38,6 +38,11 @@ export class HostPortInfo {
     m.set(k, (m.get(k) ?? 0) + 1);
   }
 
+  /** Frees every port (a scratch node copy being reused). */
+  clear(): void {
+    this.byIp.clear();
+  }
+
   remove(p: HostPort): void {
     const m = this.byIp.get(p.ip);
     const k = `${p.protocol}/${p.port}`;

@@ -69,7 +69,16 @@ export interface FilterPlugin extends Plugin {
  * node copy (kube's RunPreFilterExtensionRemovePod / AddPod).
  */
 export interface FilterRunner {
-  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+  /**
+   * `scratch`: `nodeInfo` is the caller's own copy, which the nominated pods may join for the
+   * first run and leave again (instead of a copy of the copy); it is as it was on return.
+   */
+  runFilterPluginsWithNominatedPods(
+    state: CycleState,
+    pod: Pod,
+    nodeInfo: NodeInfo,
+    scratch?: boolean,
+  ): MaybeStatus;
   /**
    * Whether any PreFilter plugin with AddPod/RemovePod runs its Filter in the cycle of `state`;
    * when none does, removing or adding pods on a node copy leaves the state as it is.
@@ -116,12 +125,25 @@ export interface PostFilterPlugin extends Plugin {
   ): PostFilterOutcome | Promise<PostFilterOutcome>;
 }
 
+/** One node's nominated pods, as `PodNominator.nominationsOf` hands them out. */
+export interface NominatedCell {
+  readonly owner: PodNominator;
+  readonly pods: readonly PodInfo[];
+  /** Dropped by its nominator (the node was deleted): ask again. */
+  readonly dead: boolean;
+}
+
 /**
  * kube's PodNominator: pods nominated to a node (`status.nominatedNodeName`, or set by preemption
  * ahead of the API server), whose room other pods of lower or equal priority must leave free.
  */
 export interface PodNominator {
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /**
+   * The node's nominations as one object the nominator keeps up to date in place (until `dead`),
+   * so a NodeInfo can hold it and a filter pass over thousands of nodes makes no lookup per node.
+   */
+  nominationsOf(nodeName: string): NominatedCell;
   /** How many pods are nominated, to any node (0 lets a filter pass skip the lookups). */
   size(): number;
   /** The node `pod` is nominated to, or undefined. */

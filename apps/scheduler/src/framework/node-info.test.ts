@@ -55,4 +55,31 @@ describe('NodeInfo', () => {
     expect(info.allocatable.milliCPU).toBe(8000);
     expect(copy.allocatable.milliCPU).toBe(4000);
   });
+
+  it('copyFrom makes a used copy into another node, as clone would, with a new generation', () => {
+    const a = new NodeInfo('a', makeNode('a', { cpu: '4' }));
+    a.addPod(newPodInfo(makePod('x', { requests: { cpu: '1' }, hostPorts: [{ hostPort: 80 }] })));
+    const b = new NodeInfo('b', makeNode('b', { cpu: '8' }));
+    b.addPod(newPodInfo(makePod('y', { requests: { cpu: '2', memory: '1Gi' } })));
+    b.addPod(newPodInfo(makePod('z', { containers: [{ name: 'c' }] })));
+    const scratch = a.clone();
+    scratch.addPod(newPodInfo(makePod('extra', { requests: { cpu: '1' }, hostPorts: [{ hostPort: 81 }] })));
+    const g = scratch.generation;
+    scratch.copyFrom(b);
+    const fresh = b.clone();
+    expect(scratch.name).toBe('b');
+    expect(scratch.node).toBe(b.node);
+    expect(scratch.allocatable).toBe(b.allocatable);
+    expect([...scratch.pods.keys()]).toEqual(['uid-y', 'uid-z']);
+    expect(scratch.requested).toEqual(fresh.requested);
+    expect(scratch.nonZeroRequested).toEqual(fresh.nonZeroRequested);
+    expect(scratch.usedPorts.size).toBe(0);
+    expect(scratch.generation).toBeGreaterThan(g);
+    // The source is untouched, and a node without pods still moves the generation on.
+    expect([...b.pods.keys()]).toEqual(['uid-y', 'uid-z']);
+    const g2 = scratch.generation;
+    scratch.copyFrom(new NodeInfo('empty'));
+    expect([scratch.name, scratch.pods.size, scratch.requested.milliCPU]).toEqual(['empty', 0, 0]);
+    expect(scratch.generation).toBeGreaterThan(g2);
+  });
 });

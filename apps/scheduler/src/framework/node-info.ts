@@ -4,6 +4,7 @@ import {
   podAffinityTerms,
   type PodAffinityTerms,
 } from './affinity-terms.js';
+import type { NominatedCell } from './interface.js';
 import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
 import {
   addResource,
@@ -85,12 +86,43 @@ export class NodeInfo {
   images: ReadonlyMap<string, number> = new Map();
   /** Bumped on every change, so callers can tell whether a node changed since they last looked. */
   generation = 0;
+  /** This node's nominations, as the framework's nominator last handed them out (by name). */
+  nominations: NominatedCell | undefined;
 
   constructor(
-    readonly name: string,
+    /** Changed only by `copyFrom` (a scratch copy taking another node's place). */
+    public name: string,
     node?: Node,
   ) {
     if (node) this.setNode(node);
+  }
+
+  /**
+   * Makes this NodeInfo a copy of `other` (name, node, pods and totals), as `other.clone()` would
+   * be: preemption's dry run reuses one scratch copy for each of its hundreds of candidates
+   * instead of allocating a copy per candidate. The generation moves on, so anything kept for
+   * this object's earlier contents (keyed by object and generation) is not taken for the new.
+   */
+  copyFrom(other: NodeInfo): void {
+    this.name = other.name;
+    this.nominations = other.nominations;
+    this.node = other.node;
+    this.allocatable = other.allocatable;
+    this.images = other.images;
+    this.pods.clear();
+    const r = this.requested;
+    r.milliCPU = 0;
+    r.memory = 0;
+    r.ephemeralStorage = 0;
+    r.pods = 0;
+    r.scalar.clear();
+    this.nonZeroRequested.milliCPU = 0;
+    this.nonZeroRequested.memory = 0;
+    this.usedPorts.clear();
+    this.podsWithAffinity.clear();
+    this.podsWithRequiredAntiAffinity.clear();
+    for (const p of other.pods.values()) this.addPod(p);
+    this.generation++;
   }
 
   /** A copy with the same node and pods, to try removing or adding pods (preemption). */
@@ -98,6 +130,7 @@ export class NodeInfo {
     // The node's parsed allocatable and images are shared, not parsed again: preemption's dry run
     // clones hundreds of nodes per cycle, and neither is mutated in place (setNode replaces them).
     const c = new NodeInfo(this.name);
+    c.nominations = this.nominations;
     c.node = this.node;
     c.allocatable = this.allocatable;
     c.images = this.images;

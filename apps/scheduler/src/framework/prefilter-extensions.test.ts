@@ -176,5 +176,57 @@ describe('PreFilter extensions', () => {
       nominator.delete(makePod('b'));
       expect(filtered()).toEqual([]);
     });
+
+    it("a NodeInfo holding a forgotten node's cell asks the nominator again", () => {
+      const nominator = new Nominator();
+      const { fwk, seen } = recording(nominator);
+      const state = new CycleState();
+      fwk.runPreFilterPlugins(state, pod);
+      const n = makeNodeInfo(makeNode('n1'));
+      nominator.addNominatedPod(makePod('elsewhere'), 'n2');
+      fwk.runFilterPluginsWithNominatedPods(state, pod, n);
+      nominator.forgetNode('n1');
+      nominator.addNominatedPod(makePod('high', { priority: 200 }), 'n1');
+      seen.length = 0;
+      fwk.runFilterPluginsWithNominatedPods(state, pod, n);
+      expect(seen[0]?.pods).toEqual(['uid-high']);
+    });
+
+    it('on a scratch copy adds the nominated pods in place and takes them off again', () => {
+      const nominator = new Nominator();
+      const { fwk, seen } = recording(nominator);
+      const state = new CycleState();
+      fwk.runPreFilterPlugins(state, pod);
+      const n = makeNodeInfo(makeNode('n1'), makePod('bound'));
+      const g = n.generation;
+      nominator.addNominatedPod(makePod('high', { priority: 200 }), 'n1');
+      nominator.addNominatedPod(makePod('low', { priority: 10 }), 'n1');
+      nominator.addNominatedPod(pod, 'n1');
+      expect(fwk.runFilterPluginsWithNominatedPods(state, pod, n, true)?.message()).toBe('full');
+      expect(seen.map((x) => x.pods)).toEqual([['uid-bound', 'uid-high']]);
+      expect(seen[0]?.state).toBe(state);
+      expect([...n.pods.keys()]).toEqual(['uid-bound']);
+      expect(n.requested.pods).toBe(1);
+      expect(n.generation).toBeGreaterThan(g);
+      // Fitting with them, the node is filtered again without them, as kube does.
+      seen.length = 0;
+      n.removePod('uid-bound');
+      expect(fwk.runFilterPluginsWithNominatedPods(state, pod, n, true)).toBeUndefined();
+      expect(seen.map((x) => x.pods)).toEqual([['uid-high'], []]);
+      expect(n.pods.size).toBe(0);
+    });
+
+    it('on a scratch copy already holding a nominated pod, filters a copy instead', () => {
+      const nominator = new Nominator();
+      const { fwk, seen } = recording(nominator);
+      const state = new CycleState();
+      fwk.runPreFilterPlugins(state, pod);
+      const high = makePod('high', { priority: 200 });
+      const n = makeNodeInfo(makeNode('n1'), makePod('bound'), high);
+      nominator.addNominatedPod(high, 'n1');
+      expect(fwk.runFilterPluginsWithNominatedPods(state, pod, n, true)?.message()).toBe('full');
+      expect(seen.map((x) => x.pods)).toEqual([['uid-bound', 'uid-high']]);
+      expect([...n.pods.keys()]).toEqual(['uid-bound', 'uid-high']);
+    });
   });
 });

@@ -4,7 +4,7 @@
  * state (nominated pods, preemption's dry run).
  */
 import type { CycleState } from './cycle-state.js';
-import type { FilterRunner, PodNominator, PreFilterPlugin } from './interface.js';
+import type { FilterRunner, PreFilterPlugin } from './interface.js';
 import type { NodeInfo, PodInfo } from './node-info.js';
 import { Status, type MaybeStatus } from './status.js';
 import { podUid, type Pod } from './types.js';
@@ -95,13 +95,13 @@ function copyWithAll(nodeInfo: NodeInfo, nominated: readonly PodInfo[]): NodeInf
  */
 export function addNominatedPods(
   runner: Pick<FilterRunner, 'runPreFilterExtensionAddPod' | 'preFilterExtensionsActive'>,
-  nominator: PodNominator | undefined,
+  /** The pods nominated to the node (the nominator's list for it). */
+  nominated: readonly PodInfo[],
   state: CycleState,
   pod: Pod,
   nodeInfo: NodeInfo,
 ): { state: CycleState; nodeInfo: NodeInfo } | undefined {
-  const nominated = nominator?.nominatedPodsForNode(nodeInfo.name);
-  if (!nominated || nominated.length === 0) return undefined;
+  if (nominated.length === 0) return undefined;
   const priority = pod.spec.priority ?? 0;
   const uid = podUid(pod);
   let included = 0;
@@ -121,4 +121,46 @@ export function addNominatedPods(
     if (s) throw s.asError();
   }
   return out;
+}
+
+/** `filterWithNominatedInPlace` could not add the nominated pods in place. */
+export const NOT_IN_PLACE: unique symbol = Symbol('not in place');
+
+/**
+ * kube's RunFilterPluginsWithNominatedPods on a node copy the caller owns (preemption's dry run),
+ * when no PreFilter extension runs this cycle (the state is not copied): the pods nominated to
+ * the node of priority ≥ the pod's (the pod itself excepted) join `copy` for the first run and
+ * leave it again, so no copy of the copy is made. A nominated pod already on the node (a race
+ * with its binding) would not leave it as it was: then NOT_IN_PLACE, and the caller copies.
+ */
+export function filterWithNominatedInPlace(
+  runner: { runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus },
+  /** The pods nominated to the node (the nominator's list for it). */
+  nominated: readonly PodInfo[],
+  state: CycleState,
+  pod: Pod,
+  copy: NodeInfo,
+): MaybeStatus | typeof NOT_IN_PLACE {
+  const priority = pod.spec.priority ?? 0;
+  const uid = podUid(pod);
+  let included = 0;
+  for (const p of nominated) {
+    if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;
+    if (copy.pods.has(p.key)) return NOT_IN_PLACE;
+    included++;
+  }
+  if (included === 0) return runner.runFilterPlugins(state, pod, copy);
+  const added: PodInfo[] = [];
+  let s: MaybeStatus;
+  try {
+    for (const p of nominated) {
+      if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;
+      copy.addPod(p);
+      added.push(p);
+    }
+    s = runner.runFilterPlugins(state, pod, copy);
+  } finally {
+    for (const p of added) copy.removePod(p.key);
+  }
+  return s ?? runner.runFilterPlugins(state, pod, copy);
 }

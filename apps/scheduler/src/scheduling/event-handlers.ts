@@ -141,6 +141,7 @@ export function newEventHandlers(
     },
     onNodeDelete(node) {
       cache.removeNode(node);
+      nominator?.forgetNode(node.metadata.name);
     },
     // Only pods with claims wait for storage objects (kube's volume plugins' EventsToRegister).
     onVolumeObjectChange(event) {

@@ -52,6 +52,29 @@ describe('Nominator', () => {
     expect([onNode(n, 'n1'), onNode(n, 'n2'), n.size()]).toEqual([[], [], 0]);
   });
 
+  it("hands out a node's cell, kept in step in place until the deleted node is forgotten", () => {
+    const n = new Nominator();
+    const [a, b] = [makePod('a'), makePod('b')];
+    const cell = n.nominationsOf('n1');
+    const names = () => cell.pods.map((p) => p.pod.metadata.name);
+    expect([names(), cell.dead]).toEqual([[], false]);
+    n.addNominatedPod(a, 'n1');
+    n.addNominatedPod(b, 'n1');
+    expect(names()).toEqual(['a', 'b']);
+    n.addNominatedPod(a, 'n2');
+    n.delete(b);
+    expect([names(), n.nominationsOf('n1')]).toEqual([[], cell]);
+    // A node deleted while pods are nominated to it keeps its cell; an empty one goes.
+    const n2 = n.nominationsOf('n2');
+    n.forgetNode('n2');
+    expect([n2.dead, n.nominationsOf('n2')]).toEqual([false, n2]);
+    n.forgetNode('n1');
+    expect(cell.dead).toBe(true);
+    n.addNominatedPod(b, 'n1');
+    expect(names()).toEqual([]);
+    expect(n.nominationsOf('n1').pods.map((p) => p.pod.metadata.name)).toEqual(['b']);
+  });
+
   it("keeps preemption's nomination through updates that predate its status patch", () => {
     const n = new Nominator();
     const p = makePod('p');

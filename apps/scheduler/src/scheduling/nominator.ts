@@ -15,22 +15,46 @@ export function nominatedNodeName(pod: Pod): string {
  */
 const NONE: readonly PodInfo[] = Object.freeze([]);
 
+interface Cell {
+  readonly owner: PodNominator;
+  pods: readonly PodInfo[];
+  dead: boolean;
+}
+
 export class Nominator implements PodNominator {
   private readonly byNode = new Map<string, Map<string, PodInfo>>();
   /**
    * Each node's pods as a list, rebuilt when that node's nominations change: every filter call
-   * asks for its node's list, so a cycle over thousands of nodes allocates none.
+   * asks for its node's list, so a cycle over thousands of nodes allocates none. A node's cell
+   * is changed in place and NodeInfos hold it (`nominationsOf`), so it stays until the node is
+   * deleted (`forgetNode`), also while empty: one per node name asked for.
    */
-  private readonly lists = new Map<string, readonly PodInfo[]>();
+  private readonly cells = new Map<string, Cell>();
   private readonly nodeOf = new Map<string, string>();
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
-    return this.lists.get(nodeName) ?? NONE;
+    return this.cells.get(nodeName)?.pods ?? NONE;
+  }
+
+  nominationsOf(nodeName: string): Cell {
+    let c = this.cells.get(nodeName);
+    if (!c) this.cells.set(nodeName, (c = { owner: this, pods: NONE, dead: false }));
+    return c;
+  }
+
+  /** The node was deleted: its cell goes unless pods are still nominated to it. */
+  forgetNode(nodeName: string): void {
+    const c = this.cells.get(nodeName);
+    if (!c || c.pods.length > 0) return;
+    c.dead = true;
+    this.cells.delete(nodeName);
   }
 
   private changed(nodeName: string, m: Map<string, PodInfo> | undefined): void {
-    if (m && m.size > 0) this.lists.set(nodeName, Object.freeze([...m.values()]));
-    else this.lists.delete(nodeName);
+    const pods = m && m.size > 0 ? Object.freeze([...m.values()]) : NONE;
+    const c = this.cells.get(nodeName);
+    if (c) c.pods = pods;
+    else if (pods.length > 0) this.cells.set(nodeName, { owner: this, pods, dead: false });
   }
 
   nominatedNodeOf(pod: Pod): string | undefined {

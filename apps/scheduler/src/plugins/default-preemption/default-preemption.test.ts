@@ -288,6 +288,22 @@ describe('nominated pods', () => {
     });
   });
 
+  it('keep their room in the dry run: more victims go, and the node is left as it was', async () => {
+    const pods = [running('a', 'n1', '1', 5), running('b', 'n1', '2', 1), running('peer', 'n2', '4', 200)];
+    const nodes = [makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '4' })];
+    const plain = preemptionCluster(nodes, pods);
+    expect(await plain.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
+    expect(names(plain.preemption.plans[0]?.victims ?? [])).toEqual(['b']);
+
+    const c = preemptionCluster(nodes, pods);
+    c.nominator.addNominatedPod(makePod('nominee', { requests: { cpu: '2' }, priority: 100 }), 'n1');
+    expect(await c.attempt(incoming('2', 100))).toMatchObject({ code: 'Success', nominated: 'n1' });
+    expect(names(c.preemption.plans[0]?.victims ?? [])).toEqual(['a', 'b']);
+    const n1 = c.cache.snapshot().get('n1');
+    expect([...(n1?.pods.keys() ?? [])]).toEqual(['uid-a', 'uid-b']);
+    expect(n1?.requested.milliCPU).toBe(3000);
+  });
+
   it('lets a preemptor try its nominated node first', async () => {
     const c = preemptionCluster([makeNode('n1', { cpu: '4' }), makeNode('n2', { cpu: '8' })], []);
     const pod = withStatus(incoming('2', 100), { nominatedNodeName: 'n1' });

@@ -16,7 +16,7 @@ import type {
   PostFilterOutcome,
   PostFilterPlugin,
 } from '../../framework/interface.js';
-import type { NodeInfo } from '../../framework/node-info.js';
+import { NodeInfo } from '../../framework/node-info.js';
 import { NodeToStatus } from '../../framework/node-to-status.js';
 import type { PreemptionHandle, PreemptionMetrics } from '../../framework/preemption-handle.js';
 import { Code, Status } from '../../framework/status.js';
@@ -201,11 +201,13 @@ export class DefaultPreemption implements PostFilterPlugin {
     const violating: Candidate[] = [];
     const errors: string[] = [];
     const now = this.now();
+    // One copy for the whole dry run, made into each candidate in turn (kube copies per node).
+    const scratch = new NodeInfo('');
     for (let i = 0; i < potential.length; i++) {
       const node = potential[(offset + i) % potential.length] as NodeInfo;
       let status: Status;
       try {
-        const v = selectVictimsOnNode(filters, state, pod, node, pdbs, now);
+        const v = selectVictimsOnNode(filters, state, pod, node, pdbs, now, scratch);
         if (v.ok && v.victims.length > 0) {
           const c: Candidate = {
             nodeName: node.name,

@@ -117,16 +117,25 @@ export function selectVictimsOnNode(
   node: NodeInfo,
   pdbs: readonly PodDisruptionBudget[],
   nowMs: number,
+  scratch?: NodeInfo,
 ): VictimsOutcome {
   const priority = podPriority(pod);
   const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
-  const copy = node.clone();
+  // The dry run hands in one scratch NodeInfo for all its candidates: nothing keeps the copy.
+  let copy: NodeInfo;
+  if (scratch) {
+    scratch.copyFrom(node);
+    copy = scratch;
+  } else copy = node.clone();
+  // The copy is this run's own (the scratch or a fresh clone): nominated pods may join it for
+  // a filter run and leave it again.
+  const scratchCopy = true;
   // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
   const extensions = filters.preFilterExtensionsActive(cycleState);
   const state = extensions ? cycleState.clone() : cycleState;
   for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
-  const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
+  const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy, scratchCopy);
   if (s) return { ok: false, status: s };
 
   potential.sort((a, b) =>
@@ -136,7 +145,7 @@ export function selectVictimsOnNode(
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
     addPod(filters, state, pod, copy, p, extensions);
-    const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy);
+    const status = filters.runFilterPluginsWithNominatedPods(state, pod, copy, scratchCopy);
     if (status?.code === 'Error') throw status.asError();
     if (!status) return true;
     removePod(filters, state, pod, copy, p, extensions);
