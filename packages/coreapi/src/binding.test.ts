@@ -53,7 +53,9 @@ describe('applyBinding', () => {
   it('sets nodeName, merges annotations and sets PodScheduled=True', () => {
     const pod = createdPod({}, { annotations: { a: '1' } });
     pod.status = { ...pod.status, conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: 'no fit', lastTransitionTime: '2024-05-01T11:00:00Z' }] };
+    const before = structuredClone(pod);
     const out = applyBinding(pod, binding({ annotations: { b: '2' } }), now);
+    expect(pod).toEqual(before);
     expect(out.spec?.nodeName).toBe('n1');
     expect(out.metadata.annotations).toEqual({ a: '1', b: '2' });
     expect(out.status?.conditions).toEqual([{ type: 'PodScheduled', status: 'True', lastTransitionTime: '2024-05-01T12:00:00Z' }]);

@@ -6,7 +6,6 @@
 import {
   aggregateFieldErrors,
   badRequest,
-  cloneJson,
   conflict,
   FieldPath,
   formatTime,
@@ -106,8 +105,9 @@ export function applyBinding(pod: Pod, binding: Binding, now: Date = new Date())
   const current = pod.spec?.nodeName ?? '';
   if (current !== '') throw state(`pod ${name} is already assigned to node "${current}"`);
   if (pod.spec?.schedulingGates?.length) throw state(`pod ${name} has non-empty .spec.schedulingGates`);
-  const next = cloneJson(pod);
-  next.spec = { ...(next.spec ?? {}), nodeName: binding.target?.name ?? '' };
+  // A new pod sharing what it does not change with `pod`, which stays as it was (no deep copy:
+  // the binding path encodes the result at once).
+  const next: Pod = { ...pod, metadata: { ...pod.metadata }, spec: { ...(pod.spec ?? {}), nodeName: binding.target?.name ?? '' } };
   const annotations = binding.metadata.annotations ?? {};
   if (Object.keys(annotations).length > 0) next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...annotations };
   const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastTransitionTime: formatTime(microTimeFromDate(now)) ?? undefined };
