@@ -89,6 +89,8 @@ class CountsView implements ReadonlyMap<string, number> {
   }
 
   get(key: string): number | undefined {
+    // No change since this view was taken (so it is the newest): the live map is its state.
+    if (!this.undo) return this.live.get(key);
     for (let v: CountsView | undefined = this; v; v = v.newer) {
       if (v.undo?.has(key)) return v.undo.get(key);
     }
