@@ -148,7 +148,9 @@ describe('SchedulerCache', () => {
         s.havePodsWithRequiredAntiAffinity().map((n) => n.name),
       ];
       // The quick answers agree with the lists.
-      expect([s.anyPodsWithAffinity(), s.anyPodsWithRequiredAntiAffinity()]).toEqual(out.map((l) => l.length > 0));
+      expect([s.anyPodsWithAffinity(), s.anyPodsWithRequiredAntiAffinity()]).toEqual(
+        out.map((l) => l.length > 0),
+      );
       return out;
     };
     expect(lists()).toEqual([[], []]);

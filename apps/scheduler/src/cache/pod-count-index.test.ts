@@ -132,7 +132,13 @@ describe('PodCountIndex through the cache', () => {
         expect(m.has(z)).toBe(want[z] !== undefined);
       }
     }
-    expect(seen.map(([, want]) => want).reverse()).toEqual([{}, { a: 1 }, { a: 1 }, { a: 3 }, { a: 2, b: 1 }]);
+    expect(seen.map(([, want]) => want).reverse()).toEqual([
+      {},
+      { a: 1 },
+      { a: 1 },
+      { a: 3 },
+      { a: 2, b: 1 },
+    ]);
     expect(counts(cache.snapshot(), q)).toEqual({ a: 1, b: 1 });
   });
 

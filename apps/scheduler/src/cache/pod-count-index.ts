@@ -91,7 +91,8 @@ class CountsView implements ReadonlyMap<string, number> {
   get(key: string): number | undefined {
     // No change since this view was taken (so it is the newest): the live map is its state.
     if (!this.undo) return this.live.get(key);
-    for (let v: CountsView | undefined = this; v; v = v.newer) {
+    if (this.undo.has(key)) return this.undo.get(key);
+    for (let v = this.newer; v; v = v.newer) {
       if (v.undo?.has(key)) return v.undo.get(key);
     }
     return this.live.get(key);
@@ -105,12 +106,12 @@ class CountsView implements ReadonlyMap<string, number> {
   private map(): ReadonlyMap<string, number> {
     if (!this.undo) return this.live;
     if (this.materialized) return this.materialized;
-    const chain: CountsView[] = [];
-    for (let v: CountsView | undefined = this; v; v = v.newer) if (v.undo) chain.push(v);
+    const chain: ReadonlyMap<string, number | undefined>[] = [this.undo];
+    for (let v = this.newer; v; v = v.newer) if (v.undo) chain.push(v.undo);
     const m = new Map(this.live);
     // The oldest recorded value of a key wins: apply the newest views first.
     for (let i = chain.length - 1; i >= 0; i--) {
-      for (const [k, n] of chain[i]?.undo ?? []) {
+      for (const [k, n] of chain[i] ?? []) {
         if (n === undefined) m.delete(k);
         else m.set(k, n);
       }
@@ -123,7 +124,10 @@ class CountsView implements ReadonlyMap<string, number> {
     return this.map().size;
   }
 
-  forEach(cb: (value: number, key: string, map: ReadonlyMap<string, number>) => void, thisArg?: unknown): void {
+  forEach(
+    cb: (value: number, key: string, map: ReadonlyMap<string, number>) => void,
+    thisArg?: unknown,
+  ): void {
     for (const [k, n] of this.map()) cb.call(thisArg, n, k, this);
   }
 
