@@ -15,7 +15,7 @@
  * (at most BENCH_PODS), each placed only by preempting. `--write-chart` redraws
  * docs/images/scheduler-pods.svg and scheduler-cycles.svg from the run's figures.
  * BENCH_SCHEDULER_ENTRY runs another build's scheduler (its dist/main.js) against this tree's API
- * server, for A/B runs in alternating turns.
+ * server, for A/B runs in alternating turns; BENCH_APISERVER_ENTRY another build's API server.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { DaemonProcess, freePort, schedulerEntry, writeKubeconfig } from '@keel/testing';
 import { cpuSeconds, histogram, minus, quantileBound, type Histogram } from './support/process-stats.js';
-import { Cluster, CONCURRENCY, pool, type PodShape } from './support/scheduler-cluster.js';
+import { APISERVER_ENTRY, Cluster, CONCURRENCY, pool, type PodShape } from './support/scheduler-cluster.js';
 import { SchedulerFigures, writeSchedulerCharts } from './support/scheduler-chart.js';
 import { cyclesPerSecond } from './support/scheduler-cycles.js';
 import {
@@ -337,6 +337,7 @@ const mean = (h: Histogram) => (h.count > 0 ? h.sum / h.count : NaN);
 export async function run(): Promise<void> {
   const line = (s: string) => console.log(s);
   if (SCHEDULER_ENTRY !== schedulerEntry) line(`scheduler: ${SCHEDULER_ENTRY}`);
+  if (APISERVER_ENTRY) line(`API server: ${APISERVER_ENTRY}`);
   line(
     `pods bound per second, ${fmt(PODS)} pods created ${CONCURRENCY} at a time through HTTPS + bearer token, ` +
       `API server on the memory store, until a watch saw every pod bound:`,

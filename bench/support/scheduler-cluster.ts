@@ -11,6 +11,8 @@ const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
 /** BENCH_TRACE=1 records when each pod was seen bound. */
 const TRACE = process.env['BENCH_TRACE'] === '1';
 export const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 64);
+/** BENCH_APISERVER_ENTRY runs another build's API server (its dist/main.js), for A/B runs. */
+export const APISERVER_ENTRY = process.env['BENCH_APISERVER_ENTRY'];
 const now = () => performance.now();
 
 /** Nodes are spread over this many zones (`topology.kubernetes.io/zone`), for spreading workloads. */
@@ -87,7 +89,7 @@ export class Cluster {
   }
 
   static async start(nodes: number): Promise<Cluster> {
-    const api = await TestApiServer.start();
+    const api = await TestApiServer.start(APISERVER_ENTRY ? { entry: APISERVER_ENTRY } : {});
     // A long connect timeout: 64 TLS handshakes at once on a loaded 2-core machine can take over 10 s.
     const agent = new Agent({ connect: { ca: api.ca, timeout: 60_000 }, connections: CONCURRENCY + 8 });
     const c = new Cluster(api, agent, nodes);

@@ -5,8 +5,9 @@
  *
  *   npx tsx --conditions=@keel/source bench/support/scheduler-cycles-ab.ts <baseline-checkout> [<candidate-checkout>]
  *
- * BENCH_WORKLOADS (plain,preemption; default both), BENCH_NODES (5000), BENCH_CYCLE_PODS (300
- * preemptors, 10x that many plain pods) and BENCH_TURNS (4) tune the run.
+ * BENCH_WORKLOADS (plain,preemption; default both; also anti and spread, the end-to-end bench's
+ * required anti-affinity and topology spread pods), BENCH_NODES (5000), BENCH_CYCLE_PODS (300
+ * preemptors, 10x that many of the other pods) and BENCH_TURNS (4) tune the run.
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -16,6 +17,41 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 interface Turn {
   readonly perS: number;
   readonly cpuMs: number;
+}
+
+const HOST = 'kubernetes.io/hostname';
+const ZONE = 'topology.kubernetes.io/zone';
+
+/** The pods of a workload, as scheduler.bench.ts shapes them. */
+function shapeOf(workload: string, nodes: number, pods: number): object {
+  if (workload === 'anti') {
+    const groups = Math.max(1, Math.ceil((2 * pods) / nodes));
+    const term = (i: number) => ({
+      labelSelector: { matchLabels: { group: `g${i % groups}` } },
+      topologyKey: HOST,
+    });
+    return {
+      labels: (i: number) => ({ group: `g${i % groups}` }),
+      spec: (i: number) => ({
+        affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(i)] } },
+      }),
+    };
+  }
+  if (workload === 'spread') {
+    return {
+      spec: () => ({
+        topologySpreadConstraints: [
+          {
+            maxSkew: 1,
+            topologyKey: ZONE,
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: { app: 'bench' } },
+          },
+        ],
+      }),
+    };
+  }
+  return {};
 }
 
 /** In the child: one checkout's cycles, after a warm-up run. */
@@ -32,8 +68,8 @@ async function child(tree: string, workload: string, nodes: number, pods: number
     const m = (await import(url('bench/support/scheduler-cycles.ts'))) as {
       cyclesPerSecond(n: number, p: number, shape: object): { perS: number };
     };
-    m.cyclesPerSecond(nodes, Math.ceil(pods / 6), {});
-    run = () => Promise.resolve(m.cyclesPerSecond(nodes, pods, {}));
+    m.cyclesPerSecond(nodes, Math.ceil(pods / 6), shapeOf(workload, nodes, Math.ceil(pods / 6)));
+    run = () => Promise.resolve(m.cyclesPerSecond(nodes, pods, shapeOf(workload, nodes, pods)));
   }
   const cpu0 = process.cpuUsage();
   const r = await run();

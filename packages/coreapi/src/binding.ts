@@ -6,7 +6,6 @@
 import {
   aggregateFieldErrors,
   badRequest,
-  cloneJson,
   conflict,
   FieldPath,
   formatTime,
@@ -53,7 +52,8 @@ export function decodeBinding(body: unknown): { object: Binding; unknownFields: 
 export function validateBinding(b: Binding): FieldError[] {
   const errs: FieldError[] = [];
   const kind = b.target?.kind ?? '';
-  if (kind !== '' && kind !== 'Node') errs.push(notSupported(FieldPath.of('target', 'kind'), kind, ['Node', '<empty>']));
+  if (kind !== '' && kind !== 'Node')
+    errs.push(notSupported(FieldPath.of('target', 'kind'), kind, ['Node', '<empty>']));
   if (!b.target?.name) errs.push(required(FieldPath.of('target', 'name')));
   return errs;
 }
@@ -68,7 +68,8 @@ export function bindingValidationError(errs: readonly FieldError[]): StatusError
 
 /** The handler's check: the URL's pod name must be the Binding's name (400 otherwise). */
 export function checkBindingName(urlName: string, b: Binding): void {
-  if (urlName !== (b.metadata.name ?? '')) throw badRequest('name in URL does not match name in Binding object');
+  if (urlName !== (b.metadata.name ?? ''))
+    throw badRequest('name in URL does not match name in Binding object');
 }
 
 const pods = { group: '', resource: 'pods' };
@@ -94,23 +95,45 @@ export function applyBinding(pod: Pod, binding: Binding, now: Date = new Date())
   const wantUid = binding.metadata.uid ?? '';
   const uid = pod.metadata.uid ?? '';
   if (wantUid !== '' && wantUid !== uid) {
-    throw conflict(pods, name, `Precondition failed: UID in precondition: ${wantUid}, UID in object meta: ${uid}`);
+    throw conflict(
+      pods,
+      name,
+      `Precondition failed: UID in precondition: ${wantUid}, UID in object meta: ${uid}`,
+    );
   }
   const wantRv = binding.metadata.resourceVersion ?? '';
   const rv = pod.metadata.resourceVersion ?? '';
   if (wantRv !== '' && wantRv !== rv) {
-    throw conflict(pods, name, `Precondition failed: ResourceVersion in precondition: ${wantRv}, ResourceVersion in object meta: ${rv}`);
+    throw conflict(
+      pods,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${wantRv}, ResourceVersion in object meta: ${rv}`,
+    );
   }
   const state = (msg: string): StatusError => conflict(podsBinding, name, msg);
-  if (pod.metadata.deletionTimestamp) throw state(`pod ${name} is being deleted, cannot be assigned to a host`);
+  if (pod.metadata.deletionTimestamp)
+    throw state(`pod ${name} is being deleted, cannot be assigned to a host`);
   const current = pod.spec?.nodeName ?? '';
   if (current !== '') throw state(`pod ${name} is already assigned to node "${current}"`);
   if (pod.spec?.schedulingGates?.length) throw state(`pod ${name} has non-empty .spec.schedulingGates`);
-  const next = cloneJson(pod);
-  next.spec = { ...(next.spec ?? {}), nodeName: binding.target?.name ?? '' };
+  // A new pod sharing what it does not change with `pod`, which stays as it was (no deep copy:
+  // the binding path encodes the result at once).
+  const next: Pod = {
+    ...pod,
+    metadata: { ...pod.metadata },
+    spec: { ...(pod.spec ?? {}), nodeName: binding.target?.name ?? '' },
+  };
   const annotations = binding.metadata.annotations ?? {};
-  if (Object.keys(annotations).length > 0) next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...annotations };
-  const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastTransitionTime: formatTime(microTimeFromDate(now)) ?? undefined };
-  next.status = { ...(next.status ?? {}), conditions: setCondition(next.status?.conditions ?? [], scheduled) };
+  if (Object.keys(annotations).length > 0)
+    next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...annotations };
+  const scheduled: PodCondition = {
+    type: 'PodScheduled',
+    status: 'True',
+    lastTransitionTime: formatTime(microTimeFromDate(now)) ?? undefined,
+  };
+  next.status = {
+    ...(next.status ?? {}),
+    conditions: setCondition(next.status?.conditions ?? [], scheduled),
+  };
   return next;
 }

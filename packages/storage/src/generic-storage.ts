@@ -127,12 +127,15 @@ export class GenericStorage implements Storage {
     for (;;) {
       const raw = await this.backend.read(key);
       if (!raw && !opts.ignoreNotFound) throw keyNotFound(key);
-      const current = raw && decodeRaw<T>(raw);
-      if (current) checkPreconditions(key, current, opts.precondition);
-      const next = await tryUpdate(current && decodeRaw<T>(raw));
+      // One decode for the precondition check and tryUpdate; only a TTL computed from the
+      // existing state needs a copy of its own, as tryUpdate may change what it is given.
+      const fresh = raw && decodeRaw<T>(raw);
+      if (fresh) checkPreconditions(key, fresh, opts.precondition);
+      const ttl = opts.ttlSeconds;
+      const current = raw && typeof ttl === 'function' ? decodeRaw<T>(raw) : undefined;
+      const next = await tryUpdate(fresh);
       const value = encodeObject(next, key);
-      const ttlSeconds =
-        typeof opts.ttlSeconds === 'function' ? opts.ttlSeconds(next, current) : opts.ttlSeconds;
+      const ttlSeconds = typeof ttl === 'function' ? ttl(next, current) : ttl;
       const ttlMs = ttlToMs(ttlSeconds, key);
       // Like etcd3's GuaranteedUpdate: an unchanged object is not written and keeps its version
       // (and its TTL: the lease is only replaced by a write), unless it was encrypted with a key

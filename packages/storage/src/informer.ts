@@ -18,6 +18,11 @@ export interface StoreInformerOptions {
  */
 export interface ProjectingInformerOptions<T> extends StoreInformerOptions {
   readonly project: (obj: StoredObject) => T;
+  /**
+   * `project` only reads the object and keeps nothing of it that anyone changes: the watch then
+   * shares each change's decoded object with the other sharing watches (WatchOptions.sharedObjects).
+   */
+  readonly readOnlyProjection?: boolean;
 }
 
 /**
@@ -87,6 +92,7 @@ export class StoreInformer<T extends object = StoredObject> {
       resourceVersion: '',
       bookmarks: true,
       signal,
+      ...('project' in this.opts && this.opts.readOnlyProjection ? { sharedObjects: true } : {}),
     })) {
       if (ev.type === 'ERROR') throw ev.error;
       if (ev.type === 'BOOKMARK') {

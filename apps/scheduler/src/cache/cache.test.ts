@@ -140,13 +140,18 @@ describe('SchedulerCache', () => {
     cache.addPod(makePod('plain', { nodeName: 'n3' }));
     const lists = () => {
       const s = cache.snapshot();
-      return [
+      const out = [
         s
           .havePodsWithAffinity()
           .map((n) => n.name)
           .sort(),
         s.havePodsWithRequiredAntiAffinity().map((n) => n.name),
       ];
+      // The quick answers agree with the lists.
+      expect([s.anyPodsWithAffinity(), s.anyPodsWithRequiredAntiAffinity()]).toEqual(
+        out.map((l) => l.length > 0),
+      );
+      return out;
     };
     expect(lists()).toEqual([[], []]);
     cache.addPod(affine);

@@ -182,6 +182,8 @@ export class SchedulerCache {
         (this.affinityList ??= [...this.withAffinity].filter((n) => n.node !== undefined)),
       havePodsWithRequiredAntiAffinity: () =>
         (this.antiAffinityList ??= [...this.withRequiredAntiAffinity].filter((n) => n.node !== undefined)),
+      anyPodsWithAffinity: () => anyWithNode(this.withAffinity),
+      anyPodsWithRequiredAntiAffinity: () => anyWithNode(this.withRequiredAntiAffinity),
       imageNumNodes: (name) => this.imageNodes.get(name) ?? 0,
       podCounts: (q) => this.counts.podCounts(q),
       domains: (key, required) => this.counts.domains(key, required),
@@ -208,4 +210,9 @@ export class SchedulerCache {
     for (const s of this.podStates.values()) if (s.assumed) n++;
     return n;
   }
+}
+
+function anyWithNode(infos: Iterable<NodeInfo>): boolean {
+  for (const n of infos) if (n.node !== undefined) return true;
+  return false;
 }

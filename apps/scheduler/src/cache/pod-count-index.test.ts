@@ -101,6 +101,47 @@ describe('PodCountIndex through the cache', () => {
     expect(counts(cache.snapshot())).toEqual({ a: 2 });
   });
 
+  it('keeps every handed-out map as it was, across later reads and changes', () => {
+    const cache = cluster();
+    cache.addNode(labelledNode('n4', { zone: 'c' }));
+    const q = webQuery();
+    const seen: [ReadonlyMap<string, number>, Record<string, number>][] = [];
+    const take = () => {
+      const m = cache.snapshot().podCounts(q);
+      seen.push([m, Object.fromEntries(m)]);
+    };
+    take();
+    cache.addPod(web('a', 'n1'));
+    take();
+    take();
+    cache.addPod(web('b', 'n2'));
+    cache.addPod(web('c', 'n2'));
+    take();
+    cache.removePod(web('a', 'n1'));
+    cache.addPod(web('d', 'n3'));
+    take();
+    cache.removePod(web('b', 'n2'));
+    // Each map still answers get, has, size and iteration as when it was read, however many
+    // views were taken since; and read twice without a change in between, it is the same map.
+    expect(seen[1]?.[0]).toBe(seen[2]?.[0]);
+    for (const [m, want] of seen.reverse()) {
+      expect(Object.fromEntries(m)).toEqual(want);
+      expect(m.size).toBe(Object.keys(want).length);
+      for (const z of ['a', 'b', 'c']) {
+        expect(m.get(z)).toBe(want[z]);
+        expect(m.has(z)).toBe(want[z] !== undefined);
+      }
+    }
+    expect(seen.map(([, want]) => want).reverse()).toEqual([
+      {},
+      { a: 1 },
+      { a: 1 },
+      { a: 3 },
+      { a: 2, b: 1 },
+    ]);
+    expect(counts(cache.snapshot(), q)).toEqual({ a: 1, b: 1 });
+  });
+
   it("groups existing pods' terms by what they select and follows their pods", () => {
     const cache = cluster();
     const anti = (name: string, node: string, group: string) => {

@@ -31,26 +31,120 @@ export interface TermCounts {
 }
 
 /**
- * value → count. A map handed to a reader is never changed again: the next change copies it
- * first, so a cycle's PreFilter state keeps what it read, as kube's snapshot copy would.
+ * value → count. A map handed to a reader never changes: a cycle's PreFilter state keeps what it
+ * read, as kube's snapshot copy would. Instead of copying the whole map on the first change after
+ * a read (a copy of up to one entry per node per assumed pod for a hostname key), the view handed
+ * out records the values it saw of the keys changed since; see CountsView.
  */
 class CowCounts {
-  private m = new Map<string, number>();
-  private shared = false;
+  private readonly m = new Map<string, number>();
+  /** The newest view handed out, and whether the map changed since. */
+  private latest: CountsView | undefined;
+  private dirty = false;
 
   read(): ReadonlyMap<string, number> {
-    this.shared = true;
-    return this.m;
+    if (this.latest && !this.dirty) return this.latest;
+    const v = new CountsView(this.m);
+    if (this.latest) this.latest.seal(v);
+    this.latest = v;
+    this.dirty = false;
+    return v;
   }
 
   add(value: string, n: number): void {
-    if (this.shared) {
-      this.m = new Map(this.m);
-      this.shared = false;
+    const old = this.m.get(value);
+    if (this.latest) {
+      this.latest.remember(value, old);
+      this.dirty = true;
     }
-    const v = (this.m.get(value) ?? 0) + n;
+    const v = (old ?? 0) + n;
     if (v === 0) this.m.delete(value);
     else this.m.set(value, v);
+  }
+}
+
+/**
+ * The counts as of one read. `undo` holds, for each key changed after this view was taken and
+ * before the next one, its value as of this view (undefined: absent); a key not in it has the
+ * value the next view sees, and the newest view reads the live map. Views only point at newer
+ * ones, so an old view nobody holds is collected; one held across many later reads pays a walk
+ * along the views taken since (a cycle's state is dropped when its cycle ends).
+ */
+class CountsView implements ReadonlyMap<string, number> {
+  private undo: Map<string, number | undefined> | undefined;
+  private newer: CountsView | undefined;
+  private materialized: Map<string, number> | undefined;
+
+  constructor(private readonly live: Map<string, number>) {}
+
+  /** The live map is about to change `key`, which this (newest) view saw as `old`. */
+  remember(key: string, old: number | undefined): void {
+    this.undo ??= new Map();
+    if (!this.undo.has(key)) this.undo.set(key, old);
+  }
+
+  /** A newer view was taken: later changes are recorded there. */
+  seal(next: CountsView): void {
+    this.newer = next;
+  }
+
+  get(key: string): number | undefined {
+    // No change since this view was taken (so it is the newest): the live map is its state.
+    if (!this.undo) return this.live.get(key);
+    if (this.undo.has(key)) return this.undo.get(key);
+    for (let v = this.newer; v; v = v.newer) {
+      if (v.undo?.has(key)) return v.undo.get(key);
+    }
+    return this.live.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** The whole map as of this view: the live one while nothing changed since, else a copy kept. */
+  private map(): ReadonlyMap<string, number> {
+    if (!this.undo) return this.live;
+    if (this.materialized) return this.materialized;
+    const chain: ReadonlyMap<string, number | undefined>[] = [this.undo];
+    for (let v = this.newer; v; v = v.newer) if (v.undo) chain.push(v.undo);
+    const m = new Map(this.live);
+    // The oldest recorded value of a key wins: apply the newest views first.
+    for (let i = chain.length - 1; i >= 0; i--) {
+      for (const [k, n] of chain[i] ?? []) {
+        if (n === undefined) m.delete(k);
+        else m.set(k, n);
+      }
+    }
+    this.materialized = m;
+    return m;
+  }
+
+  get size(): number {
+    return this.map().size;
+  }
+
+  forEach(
+    cb: (value: number, key: string, map: ReadonlyMap<string, number>) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const [k, n] of this.map()) cb.call(thisArg, n, k, this);
+  }
+
+  entries(): MapIterator<[string, number]> {
+    return this.map().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.map().keys();
+  }
+
+  values(): MapIterator<number> {
+    return this.map().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.map().entries();
   }
 }
 

@@ -14,6 +14,12 @@ export interface Snapshot {
   havePodsWithAffinity(): readonly NodeInfo[];
   /** Nodes with at least one pod with required pod anti-affinity. */
   havePodsWithRequiredAntiAffinity(): readonly NodeInfo[];
+  /**
+   * Whether those lists are non-empty, without building them: in a cycle that places such a pod
+   * on a node that had none, the next cycle's lists are rebuilt (a copy of every such node).
+   */
+  anyPodsWithAffinity(): boolean;
+  anyPodsWithRequiredAntiAffinity(): boolean;
   /** How many nodes report an image under this name. */
   imageNumNodes(imageName: string): number;
   numNodes(): number;

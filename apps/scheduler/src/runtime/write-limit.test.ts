@@ -66,6 +66,26 @@ describe('InFlightLimit', () => {
     await gate.run(async () => undefined);
   });
 
+  it('gives up every waiter of an aborted signal and keeps the others in order', async () => {
+    const gate = new InFlightLimit(1);
+    const first = deferred();
+    const running = gate.run(() => first.promise);
+    const ac = new AbortController();
+    const other = new AbortController();
+    const ran: string[] = [];
+    const a = gate.run(async () => void ran.push('a'), ac.signal);
+    const b = gate.run(async () => void ran.push('b'), other.signal);
+    const c = gate.run(async () => void ran.push('c'), ac.signal);
+    ac.abort(new Error('stopped'));
+    await expect(a).rejects.toThrow('stopped');
+    await expect(c).rejects.toThrow('stopped');
+    expect(gate.queued).toBe(1);
+    first.resolve();
+    await running;
+    await b;
+    expect(ran).toEqual(['b']);
+  });
+
   it('refuses a limit below 1', () => {
     expect(() => new InFlightLimit(0)).toThrow(RangeError);
   });

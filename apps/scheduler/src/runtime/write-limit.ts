@@ -21,10 +21,22 @@ export const SCHEDULER_WRITES_IN_FLIGHT = 32;
 /** Event writes, which must never hold up a binding: they have their own client and cap. */
 export const EVENT_WRITES_IN_FLIGHT = 8;
 
-/** Runs at most `limit` tasks at once; the others start in the order they came. */
+interface Waiter {
+  readonly signal: AbortSignal | undefined;
+  readonly start: () => void;
+  readonly reject: (err: Error) => void;
+}
+
+/**
+ * Runs at most `limit` tasks at once; the others start in the order they came.
+ * Waiters usually share one long-lived signal (the scheduling loop's): each signal gets one abort
+ * listener for all its waiters, since an AbortSignal's addEventListener walks the listeners it
+ * already has (a listener per waiter made a backlog of bindings quadratic).
+ */
 export class InFlightLimit {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  private readonly watched = new WeakSet<AbortSignal>();
 
   constructor(readonly limit: number) {
     if (!(limit >= 1)) throw new RangeError(`limit must be at least 1, got ${limit}`);
@@ -39,7 +51,7 @@ export class InFlightLimit {
     } finally {
       const next = this.waiting.shift();
       // The slot passes straight to the next waiter, so `running` only drops when none waits.
-      if (next) next();
+      if (next) next.start();
       else this.running--;
     }
   }
@@ -51,24 +63,30 @@ export class InFlightLimit {
 
   private slot(signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
+    if (signal && !this.watched.has(signal)) {
+      this.watched.add(signal);
+      signal.addEventListener('abort', () => this.abortWaiters(signal), { once: true });
+    }
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const i = this.waiting.indexOf(start);
-        if (i >= 0) this.waiting.splice(i, 1);
-        try {
-          // The signal's own reason, as the client rejects with it.
-          signal?.throwIfAborted();
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      };
-      const start = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(start);
+      this.waiting.push({ signal, start: resolve, reject });
     });
+  }
+
+  /** Drops every waiter of `signal`, rejecting each with the signal's own reason (as the client does). */
+  private abortWaiters(signal: AbortSignal): void {
+    let err: Error;
+    try {
+      signal.throwIfAborted();
+      return;
+    } catch (e) {
+      err = e instanceof Error ? e : new Error(String(e));
+    }
+    let kept = 0;
+    for (const w of this.waiting) {
+      if (w.signal === signal) w.reject(err);
+      else this.waiting[kept++] = w;
+    }
+    this.waiting.length = kept;
   }
 }
 

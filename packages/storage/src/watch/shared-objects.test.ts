@@ -75,6 +75,32 @@ describe('watches sharing decoded objects', () => {
     expect(objectOf(r[0])).toBe(objectOf(e[0]));
   });
 
+  it('decodes the previous state for a filtered watch after an unfiltered one took the change', async () => {
+    const rv = await started(createMemoryStorage());
+    // The unfiltered watches come first: the change is decoded without its previous state, which
+    // the filtered ones then need (shared or not).
+    const all = watch({ resourceVersion: rv, sharedObjects: true });
+    const plain = watch({ resourceVersion: rv });
+    const red = watch({
+      resourceVersion: rv,
+      sharedObjects: true,
+      predicate: (o) => (o as Obj).spec?.color === 'red',
+    });
+    const redOwn = watch({ resourceVersion: rv, predicate: (o) => (o as Obj).spec?.color === 'red' });
+    await store.create('/things/x', obj('x', { color: 'red' }));
+    await store.guaranteedUpdate<Obj>('/things/x', (cur) => ({ ...cur!, spec: { color: 'blue' } }));
+    await store.delete('/things/x');
+    expect(types(await all.waitFor(3))).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    const p = await plain.waitFor(3);
+    expect(types(p)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    expect(objectOf(p[2])?.spec).toEqual({ color: 'blue' });
+    for (const w of [red, redOwn]) {
+      const r = await w.waitFor(2);
+      expect(types(r)).toEqual(['ADDED', 'DELETED']);
+      expect(objectOf(r[1])?.spec).toEqual({ color: 'red' });
+    }
+  });
+
   it('shares the initial state of a watch cache, and a change replaces the shared object', async () => {
     store = new GenericStorage(new MemoryBackend(), { watchCache: (root) => root === '/things' });
     await store.create('/things/x', obj('x', { n: 1 }));

@@ -7,7 +7,9 @@ import { WatchQueue } from './watch-queue.js';
 
 interface Decoded {
   readonly cur: unknown;
-  readonly prev: unknown;
+  /** Decoded only when asked for: an update seen without a predicate needs just the new state. */
+  prev: unknown;
+  hasPrev: boolean;
 }
 
 /**
@@ -17,18 +19,26 @@ interface Decoded {
  */
 const sharedDecoded = new WeakMap<LogEntry, Decoded>();
 
-function decodeEntry(entry: LogEntry): Decoded {
+function decodeEntry(entry: LogEntry, needPrev: boolean): Decoded {
   return {
     cur: entry.value === undefined ? undefined : decodeObject(entry.value, entry.rv),
-    prev: entry.prev === undefined ? undefined : decodeObject(entry.prev, entry.rv),
+    prev: needPrev ? decodePrev(entry) : undefined,
+    hasPrev: needPrev,
   };
 }
 
-function decodedOnce(entry: LogEntry): Decoded {
+function decodePrev(entry: LogEntry): unknown {
+  return entry.prev === undefined ? undefined : decodeObject(entry.prev, entry.rv);
+}
+
+function decodedOnce(entry: LogEntry, needPrev: boolean): Decoded {
   let d = sharedDecoded.get(entry);
   if (!d) {
-    d = decodeEntry(entry);
+    d = decodeEntry(entry, needPrev);
     sharedDecoded.set(entry, d);
+  } else if (needPrev && !d.hasPrev) {
+    d.prev = decodePrev(entry);
+    d.hasPrev = true;
   }
   return d;
 }
@@ -61,7 +71,9 @@ export function toWatchEvent<T>(
   predicate: Predicate<T> | undefined,
   shared = false,
 ): WatchEvent<T> | undefined {
-  const decoded = shared ? decodedOnce(entry) : decodeEntry(entry);
+  // The previous state is only reported for a deletion, or compared with a predicate.
+  const needPrev = predicate !== undefined || entry.type === 'DELETED';
+  const decoded = shared ? decodedOnce(entry, needPrev) : decodeEntry(entry, needPrev);
   const cur = decoded.cur as T | undefined;
   const prev = decoded.prev as T | undefined;
   const resourceVersion = String(entry.rv);

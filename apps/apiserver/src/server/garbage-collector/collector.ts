@@ -121,6 +121,8 @@ export class GarbageCollector {
     for (const keyRoot of this.byKeyRoot.keys()) {
       const informer = new StoreInformer<ObservedObject>(this.deps.storage, keyRoot, {
         project: (obj) => observe(keyRoot, obj),
+        // observe copies the metadata it keeps (the finalizers' array is only read).
+        readOnlyProjection: true,
         onError: (err) => this.deps.onError?.(`watching ${keyRoot}`, err),
       });
       informer.subscribe((change) => {

@@ -74,9 +74,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   preFilter(state: CycleState, pod: Pod): MaybeStatus {
     const snapshot = snapshotOf(state);
     const terms = podAffinityTerms(pod);
-    const withAntiAffinity = snapshot.havePodsWithRequiredAntiAffinity();
     if (
-      withAntiAffinity.length === 0 &&
+      !snapshot.anyPodsWithRequiredAntiAffinity() &&
       terms.requiredAffinity.length === 0 &&
       terms.requiredAntiAffinity.length === 0
     ) {
@@ -151,8 +150,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     if (this.args.ignorePreferredTermsOfExistingPods && !hasConstraints) return Status.skip();
     const snapshot = snapshotOf(state);
     // Without preferred terms of its own, only existing pods with affinity can move the score.
-    const all = hasConstraints ? snapshot.nodeInfos : snapshot.havePodsWithAffinity();
-    if (all.length === 0) return Status.skip();
+    const any = hasConstraints ? snapshot.nodeInfos.length > 0 : snapshot.anyPodsWithAffinity();
+    if (!any) return Status.skip();
     const terms: PodAffinityTerms = podAffinityTerms(pod);
     this.mergeNamespaces(terms.preferredAffinity);
     this.mergeNamespaces(terms.preferredAntiAffinity);
