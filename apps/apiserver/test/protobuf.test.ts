@@ -65,13 +65,19 @@ describe('protobuf responses and request bodies', () => {
     });
     expect((JSON.parse(table.body.toString()) as Json)['kind']).toBe('Table');
     expect(await type(`${PROTOBUF}, application/json;as=Table;v=v1;g=meta.k8s.io`)).toBe(PROTOBUF);
-    // Nothing acceptable: 406 before anything is done, in JSON.
+    // Nothing acceptable: 406 before anything is done, in JSON. A type the route does not produce
+    // is go-restful's own 406; one it produces with parameters it cannot serve, the handler's.
     const refused = await send('GET', path, { accept: 'text/plain' });
     expect(refused.status).toBe(406);
     expect(JSON.parse(refused.body.toString())).toMatchObject({
       kind: 'Status',
       code: 406,
       reason: 'NotAcceptable',
+      message: '406: Not Acceptable',
+    });
+    const unserved = await send('GET', path, { accept: `${PROTOBUF};as=Table;v=v1;g=meta.k8s.io` });
+    expect(JSON.parse(unserved.body.toString())).toMatchObject({
+      code: 406,
       message: `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF}`,
     });
     const create406 = await send('POST', `/api/v1/namespaces/${ns}/configmaps`, {

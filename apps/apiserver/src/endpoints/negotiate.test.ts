@@ -22,7 +22,14 @@ describe('negotiateOutput', () => {
     [`${PB};as=Table;v=v1;g=meta.k8s.io, application/json`, 'json'],
     [`${TABLE}, ${PB}`, 'json'],
     ['text/plain', undefined],
-    ['application/json;q=0', undefined],
+    // goautoneg keeps a q=0 clause (last): the reference serves it.
+    ['application/json;q=0', 'json'],
+    [`${PB};as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json`, 'protobuf'],
+    ['application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1', 'json'],
+    ['application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2', undefined],
+    ['application/json;g=meta.k8s.io;v=v1', undefined],
+    ['application/yaml;stream=watch', undefined],
+    ['Application/JSON', undefined],
     [`${PB};as=Table;v=v1;g=meta.k8s.io`, undefined],
     ['application/json;as=Frobnicator;v=v1;g=meta.k8s.io', undefined],
   ] as const)('Accept %j → %s', (accept, want) => {

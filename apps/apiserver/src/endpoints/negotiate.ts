@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { notAcceptable } from '@keel/apimachinery';
 import { PROTOBUF } from '@keel/protobuf';
-import { parseAccept, rangeMatches, type MediaRange } from './discovery/media-type.js';
-import { negotiateTable } from './table.js';
+import { negotiateMediaOptions, RESOURCE, type MediaTypeOptions } from './media-options.js';
+import { RESOURCE_PRODUCES, restfulAccepts, restfulNotAcceptable } from './restful-route.js';
 
 /** What a resource endpoint answers in; YAML is answered as JSON (Keel writes no YAML). */
 export type OutputFormat = 'json' | 'protobuf';
@@ -10,9 +10,8 @@ export type OutputFormat = 'json' | 'protobuf';
 /** The media types a resource endpoint lists in its 406, as the real server's. */
 export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF];
 
-function isProtobuf(c: MediaRange): boolean {
-  return c.type === 'application' && c.subtype === 'vnd.kubernetes.protobuf';
-}
+/** What a watch lists when the negotiated serializer has no stream form (YAML). */
+export const STREAM_MEDIA_TYPES = ['application/json;stream=watch', `${PROTOBUF};stream=watch`];
 
 /** Accept headers that pick JSON whatever the object: what parseAccept would conclude for them. */
 const PLAIN_JSON_ACCEPTS = new Set(['', '*/*', 'application/json', 'application/json, */*']);
@@ -21,32 +20,29 @@ const PLAIN_JSON_ACCEPTS = new Set(['', '*/*', 'application/json', 'application/
  * The encoding the Accept header picks for a resource response (goautoneg's order: q, then
  * specificity, then the client's order): the first clause the endpoint can serve. A `*\/*` or
  * `application/*` clause is JSON, the real server's first serializer; protobuf only when the
- * object has a message (`protobufOk`), else that clause is passed over. A JSON clause asking for
- * a Table counts as JSON here (tableOptions decides on the Table). Undefined: nothing acceptable.
+ * object has a message (`protobufOk`) or the clause converts it (PartialObjectMetadata), else
+ * that clause is passed over. Undefined: nothing acceptable.
  */
 export function negotiateOutput(accept: string | undefined, protobufOk: boolean): OutputFormat | undefined {
   // Every request negotiates; the headers most clients send need no parse (`*\/*` when absent).
   if (accept === undefined || PLAIN_JSON_ACCEPTS.has(accept)) return 'json';
-  for (const c of parseAccept(accept)) {
-    if (isProtobuf(c)) {
-      if (protobufOk && c.params['as'] === undefined) return 'protobuf';
-      continue;
-    }
-    if (rangeMatches(c, 'application', 'json') || rangeMatches(c, 'application', 'yaml')) {
-      if (c.type === '*' || c.subtype === '*' || c.params['as'] === undefined) return 'json';
-      if (c.subtype === 'json' && c.params['as'] === 'Table' && negotiateTable(accept) !== undefined)
-        return 'json';
-      continue;
-    }
-  }
-  return undefined;
+  const media = negotiateMediaOptions(accept, { ...RESOURCE, protobuf: protobufOk });
+  if (!media) return undefined;
+  return media.encoding === 'protobuf' ? 'protobuf' : 'json';
+}
+
+/** The resource endpoint's negotiated media type (encoding and any `as=` conversion). */
+export function resourceMedia(req: IncomingMessage): MediaTypeOptions | undefined {
+  return negotiateMediaOptions(req.headers.accept, RESOURCE);
 }
 
 /**
- * The real server negotiates the response before it does anything: a request whose Accept admits
- * nothing it serves is a 406 naming what it does, and the request has no effect.
+ * The real server negotiates the response before it does anything: go-restful first refuses an
+ * Accept naming none of the route's types ("406: Not Acceptable"), then the handler one whose
+ * clauses it cannot serve (a 406 naming what it does); either way the request has no effect.
  */
 export function checkAcceptable(req: IncomingMessage): void {
+  if (!restfulAccepts(req.headers.accept, RESOURCE_PRODUCES)) throw restfulNotAcceptable();
   if (negotiateOutput(req.headers.accept, true) === undefined) throw notAcceptable(SERVED_MEDIA_TYPES);
 }
 

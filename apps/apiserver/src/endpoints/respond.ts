@@ -5,7 +5,9 @@ import type { Logger } from '@keel/log';
 import { loadedProtobuf, loadProtobuf, PROTOBUF, type KubeProtobuf } from '@keel/protobuf';
 import { maybeContext } from '../filters/context.js';
 import { requestURL } from '../filters/request-target.js';
-import { mentionsProtobuf, negotiateOutput } from './negotiate.js';
+import { negotiateMediaOptions, PLAIN, RESOURCE, type Restrictions } from './media-options.js';
+import { mentionsProtobuf } from './negotiate.js';
+import { partialTarget, transformResponse } from './partial-metadata.js';
 
 /**
  * kube gzips a response only from this size (and at level 1): below it the CPU costs more than
@@ -82,13 +84,19 @@ function protobufKind(pb: KubeProtobuf, obj: unknown): obj is Record<string, unk
 /**
  * The codec when the client's Accept picks protobuf for this object. The codec loads on the
  * first request that names protobuf (resource handlers wait for it in serve(); see
- * protobufLoading), so a server whose clients all speak JSON never loads it.
+ * protobufLoading), so a server whose clients all speak JSON never loads it. `restrictions`
+ * says whether `as=` clauses count (a resource response) or are passed over (errors, discovery).
  */
-export function protobufFor(req: IncomingMessage, obj: unknown): KubeProtobuf | undefined {
+export function protobufFor(
+  req: IncomingMessage,
+  obj: unknown,
+  restrictions: Restrictions = PLAIN,
+): KubeProtobuf | undefined {
   const pb = loadedProtobuf();
   if (!pb || !mentionsProtobuf(req.headers.accept)) return undefined;
   const ok = protobufKind(pb, obj);
-  return negotiateOutput(req.headers.accept, ok) === 'protobuf' && ok ? pb : undefined;
+  const media = negotiateMediaOptions(req.headers.accept, { ...restrictions, protobuf: ok });
+  return media?.encoding === 'protobuf' && ok ? pb : undefined;
 }
 
 /**
@@ -109,18 +117,54 @@ export function writeObject(
   url: URL,
   code: number,
   obj: unknown,
+  restrictions: Restrictions = PLAIN,
 ): void {
   if (mentionsProtobuf(req.headers.accept) && !loadedProtobuf()) {
     // Only errors written before any handler ran (filters, 404s) get here; JSON if loading fails.
     loadProtobuf().then(
-      () => writeObject(req, res, url, code, obj),
+      () => writeObject(req, res, url, code, obj, restrictions),
       () => writeJson(res, code, serialize(obj, wantsPretty(req, url))),
     );
     return;
   }
-  const pb = protobufFor(req, obj);
+  const pb = protobufFor(req, obj, restrictions);
   if (pb) writeBody(res, code, pb.encode(obj as Record<string, unknown>), PROTOBUF);
-  else writeJson(res, code, serialize(obj, wantsPretty(req, url)));
+  else writeJson(res, code, serialize(obj, wantsPretty(req, url) || prettyMedia(req, restrictions)));
+}
+
+/** Whether the negotiated clause says `pretty=1` (looked for only when the header names it). */
+function prettyMedia(req: IncomingMessage, restrictions: Restrictions): boolean {
+  const accept = req.headers.accept;
+  return accept?.includes('pretty') === true && negotiateMediaOptions(accept, restrictions)?.pretty === true;
+}
+
+/**
+ * A resource handler's response (transformResponseObject): the object, or its
+ * PartialObjectMetadata(List) when the negotiated media type asks for one (a 406 when it asks
+ * for the list form of an object or the other way round), in the negotiated encoding.
+ */
+export function writeResourceObject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  code: number,
+  obj: object,
+): void {
+  const target = partialTarget(negotiateMediaOptions(req.headers.accept, RESOURCE));
+  // Every response object here is a wire form (a plain JSON object).
+  const out = target ? transformResponse(obj as Record<string, unknown>, target) : obj;
+  writeObject(req, res, url, code, out, RESOURCE);
+}
+
+/**
+ * json.MarshalIndent as WriteRawJSON writes it: two-space indents, no final newline, and
+ * encoding/json's HTML escaping.
+ */
+export function rawJson(obj: unknown): string {
+  return JSON.stringify(obj, null, 2).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -138,8 +182,9 @@ export function writeError(req: IncomingMessage, res: ServerResponse, err: unkno
   const retry = status.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) res.setHeader('Retry-After', String(retry));
   const url = requestURL(req.url);
-  // Negotiation failed: nothing the client named can be written, so JSON, as the real server's
-  // fallback for an error it cannot negotiate.
-  if (status.reason === 'NotAcceptable') writeJson(res, code, serialize(status, wantsPretty(req, url)));
+  // An error is negotiated with no conversion allowed (ErrorNegotiated): when no clause is left
+  // (an Accept of only `as=` clauses, or of nothing served) the reference falls back to
+  // WriteRawJSON, indented JSON whatever ?pretty says.
+  if (negotiateMediaOptions(req.headers.accept, PLAIN) === undefined) writeJson(res, code, rawJson(status));
   else writeObject(req, res, url, code, status);
 }

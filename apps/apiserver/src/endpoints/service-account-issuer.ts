@@ -1,6 +1,8 @@
 import type { RequestHandler } from 'express';
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type OpenIDMetadata } from '@keel/auth';
 import { context } from '../filters/context.js';
+import { writeError } from './respond.js';
+import { restfulAccepts, restfulNotAcceptable } from './restful-route.js';
 
 // Relying parties may cache both documents for an hour, as upstream tells them.
 const CACHE_CONTROL = 'public, max-age=3600';
@@ -22,6 +24,11 @@ export function serviceAccountIssuerHandler(md: OpenIDMetadata): RequestHandler 
       return;
     }
     const [body, contentType] = doc;
+    // Each is a go-restful route producing only its own type: any other Accept is its 406.
+    if (!restfulAccepts(req.headers.accept, [contentType])) {
+      writeError(req, res, restfulNotAcceptable());
+      return;
+    }
     res.writeHead(200, {
       'Content-Type': contentType,
       'Cache-Control': CACHE_CONTROL,

@@ -68,9 +68,10 @@ describe('Table negotiation', () => {
       'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io',
       'v1',
     ],
+    // The first servable clause decides: a PartialObjectMetadataList clause is served, so no Table.
     [
       'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io',
-      'v1',
+      undefined,
     ],
     ['application/json,application/json;as=Table;v=v1;g=meta.k8s.io', undefined],
     ['application/json;q=0.5,application/json;as=Table;v=v1;g=meta.k8s.io', 'v1'],

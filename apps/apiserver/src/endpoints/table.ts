@@ -4,7 +4,7 @@
  * `application/json`; kubectl recognises the Table by its kind and apiVersion.
  */
 import { badRequest } from '@keel/apimachinery';
-import { asTransform, isPlainJson, isPlainProtobuf, parseAccept } from './discovery/media-type.js';
+import { negotiateMediaOptions, RESOURCE } from './media-options.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 export type TableVersion = 'v1' | 'v1beta1';
@@ -53,18 +53,13 @@ export interface Table {
 }
 
 /**
- * The Table version the first servable Accept clause asks for, or undefined when that clause is
- * plain JSON (or nothing asks for a Table). Clauses for other transforms (protobuf,
- * PartialObjectMetadata) are skipped, as the real negotiation skips what it cannot serve.
+ * The Table version the negotiated media type asks for (the first clause the endpoint serves:
+ * JSON or YAML with `as=Table;g=meta.k8s.io;v=v1|v1beta1`), or undefined when that clause asks
+ * for the object itself or another conversion (PartialObjectMetadata).
  */
 export function negotiateTable(accept: string | undefined): TableVersion | undefined {
-  for (const c of parseAccept(accept)) {
-    const v = asTransform(c, 'meta.k8s.io', 'Table', ['v1', 'v1beta1']);
-    if (v === 'v1' || v === 'v1beta1') return v;
-    // A plain JSON or protobuf clause ahead of any Table clause asks for the object itself.
-    if (isPlainJson(c) || isPlainProtobuf(c)) return undefined;
-  }
-  return undefined;
+  const c = negotiateMediaOptions(accept, RESOURCE)?.convert;
+  return c?.kind === 'Table' ? c.version : undefined;
 }
 
 export function wantsTable(accept: string | undefined): boolean {

@@ -73,9 +73,9 @@ export interface FrameStream {
 }
 
 /** A protobuf watch: its response, the frames collected as they arrive. */
-export function protobufWatch(server: TestApiServer, path: string): Promise<FrameStream> {
+export function protobufWatch(server: TestApiServer, path: string, accept = PROTOBUF): Promise<FrameStream> {
   return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, accept: PROTOBUF };
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, accept };
     const req = httpsRequest(server.url + path, { headers, ca: server.ca }, (res) => {
       let pending = Buffer.alloc(0);
       const frames: Buffer[] = [];

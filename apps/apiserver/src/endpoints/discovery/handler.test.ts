@@ -137,7 +137,9 @@ describe('discoveryHandler over HTTP (Event views)', () => {
     ['/api', `application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList`],
     ['/apis', `${PROTOBUF};as=Table;g=meta.k8s.io;v=v1`],
     ['/apis/events.k8s.io/v1', V2],
-    ['/api/v1', 'text/html'],
+    // /apis and /apis/<group> are not go-restful routes: only their handler negotiates.
+    ['/apis', 'text/html'],
+    ['/apis/events.k8s.io', 'text/html'],
   ])('GET %s with only Accept %s is 406 NotAcceptable', async (path, accept) => {
     const res = await fetch(base + path, { headers: { accept } });
     expect(res.status).toBe(406);
@@ -149,6 +151,26 @@ describe('discoveryHandler over HTTP (Event views)', () => {
       status: 'Failure',
       message: `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF}`,
       reason: 'NotAcceptable',
+      code: 406,
+    });
+  });
+
+  it.each([
+    ['/api', 'text/html'],
+    ['/api/v1', 'application/*'],
+    ['/apis/events.k8s.io/v1', 'Application/JSON'],
+    ['/version', PROTOBUF.replace('vnd', 'x-vnd')],
+  ])("GET %s with only Accept %s is go-restful's 406", async (path, accept) => {
+    const res = await fetch(base + path, { headers: { accept } });
+    expect([res.status, res.headers.get('content-type')]).toEqual([406, 'application/json']);
+    expect(await res.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: '406: Not Acceptable',
+      reason: 'NotAcceptable',
+      details: {},
       code: 406,
     });
   });

@@ -3,6 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notAcceptable, versionInfo, type VersionInfo } from '@keel/apimachinery';
 import type { RequestHandler } from 'express';
 import { SERVED_MEDIA_TYPES } from '../negotiate.js';
+import {
+  RESOURCE_PRODUCES,
+  restfulAccepts,
+  restfulMethodNotAllowed,
+  restfulNotAcceptable,
+} from '../restful-route.js';
 import { serialize, wantsPretty, writeError, writeObject } from '../respond.js';
 import {
   apiGroupDiscoveryList,
@@ -30,6 +36,13 @@ export interface DiscoveryOptions {
 }
 
 type Format = 'legacy' | 'aggregated';
+
+/** routes.Version's one route: `Produces(restful.MIME_JSON)`. */
+const VERSION_PRODUCES = ['application/json'];
+
+function isVersionPath(path: string): boolean {
+  return path === '/version' || path === '/version/';
+}
 
 /**
  * The first Accept clause the endpoint can serve decides: plain JSON, YAML (answered in JSON) or
@@ -86,17 +99,52 @@ export class DiscoveryService {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const path = url.pathname;
-    if (path === '/version' || path === '/version/') {
-      // The real /version handler always indents (WriteRawJSON), whatever ?pretty says.
-      const body = JSON.stringify(this.options.version ?? versionInfo(), null, 2);
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
+    if (isVersionPath(path)) {
+      // go-restful's route: GET only, Produces(application/json); its 405 and 406 come first.
+      if (req.method !== 'GET') writeError(req, res, restfulMethodNotAllowed());
+      else if (!restfulAccepts(req.headers.accept, VERSION_PRODUCES))
+        writeError(req, res, restfulNotAcceptable());
+      else this.writeVersion(res);
       return true;
     }
     const parts = path.split('/').slice(1);
     if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
     const [prefix, a, b, ...rest] = parts;
     if (rest.length > 0) return false;
+    // /api, /api/v1 and /apis/<group>/<version> are go-restful routes producing the three
+    // serializers' types (/apis and /apis/<group> are not: only their handler negotiates).
+    const restful =
+      prefix === 'api' ? b === undefined : prefix === 'apis' && a !== undefined && b !== undefined;
+    if (restful && !restfulAccepts(req.headers.accept, RESOURCE_PRODUCES) && this.serves(prefix, a, b)) {
+      writeError(req, res, restfulNotAcceptable());
+      return true;
+    }
+    return this.route(req, res, url, path, prefix, a, b);
+  }
+
+  /** Whether a go-restful discovery path names something served (else the next handler's 404). */
+  private serves(prefix: string | undefined, a: string | undefined, b: string | undefined): boolean {
+    if (prefix === 'api') return a === undefined || this.core?.versions.some((v) => v.version === a) === true;
+    const group = this.named.find((g) => g.group === a);
+    return group?.versions.some((v) => v.version === b) === true;
+  }
+
+  private writeVersion(res: ServerResponse): void {
+    // The real /version handler always indents (WriteRawJSON), whatever ?pretty says.
+    const body = JSON.stringify(this.options.version ?? versionInfo(), null, 2);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  private route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    path: string,
+    prefix: string | undefined,
+    a: string | undefined,
+    b: string | undefined,
+  ): boolean {
     if (prefix === 'api') {
       if (a === undefined) {
         const addresses: ServerAddress[] = [
@@ -163,6 +211,11 @@ export function discoveryHandler(
     // Only GET and HEAD are served here: every other request (each write) passes on without
     // its URL being parsed.
     if (req.method !== 'GET' && req.method !== 'HEAD') {
+      // /version is a go-restful route: another method is its 405, not a 404.
+      if (isVersionPath((req.originalUrl || req.url || '').split('?')[0] ?? '')) {
+        writeError(req, res, restfulMethodNotAllowed());
+        return;
+      }
       next();
       return;
     }

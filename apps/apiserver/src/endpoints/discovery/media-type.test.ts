@@ -19,9 +19,12 @@ describe('parseAccept', () => {
     ['*/*, application/json', ['application/json', '*/*']],
     ['application/*, text/plain, */*', ['text/plain', 'application/*', '*/*']],
     ['text/html;q=0.9, application/json;q=0.1', ['text/html q=0.9', 'application/json q=0.1']],
-    ['application/json;q=0, text/plain', ['text/plain']],
-    ['Application/JSON; AS="Table"; v=v1;g=meta.k8s.io', ['application/json;as=Table;v=v1;g=meta.k8s.io']],
-    ['application/json;q=bogus, text/plain', ['text/plain']],
+    ['application/json;q=0, text/plain', ['text/plain', 'application/json q=0']],
+    // Nothing is lower-cased or unquoted (goautoneg), so this names no type the server has.
+    ['Application/JSON; AS="Table"; v=v1;g=meta.k8s.io', ['Application/JSON;AS="Table";v=v1;g=meta.k8s.io']],
+    // sort.Sort with acceptSlice.Less: a specific type goes before a wildcard of higher q.
+    ['*/*, text/plain;q=0.5', ['text/plain q=0.5', '*/*']],
+    ['application/json;q=bogus, text/plain', ['text/plain', 'application/json q=0']],
     [',,application/json,', ['application/json']],
   ])('%s → %o', (header, want) => {
     expect(show(header)).toEqual(want);

@@ -6,7 +6,7 @@ import {
   validateBinding,
   type Binding,
 } from '@keel/coreapi';
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { namespaceForCreate, readCreateOnlyBody } from './create-only.js';
 import type { Handler } from './scope.js';
 
@@ -31,6 +31,6 @@ export function bindingHandler(bind: BindPod, where: 'subresource' | 'legacy'): 
     const errs = validateBinding(binding);
     if (errs.length > 0) throw bindingValidationError(errs);
     await bind(r.info.namespace, binding, options.dryRun);
-    writeObject(r.req, r.res, r.url, 201, successStatus(undefined, 201));
+    writeResourceObject(r.req, r.res, r.url, 201, successStatus(undefined, 201));
   };
 }

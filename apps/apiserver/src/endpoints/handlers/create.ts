@@ -1,5 +1,5 @@
 import { parseCreateOptions } from '@keel/apimachinery';
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { decodeObjectBody, jsonDuplicates, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
 import type { Handler } from './scope.js';
@@ -19,5 +19,5 @@ export const createResource: Handler = async (scope, { req, res, url, info, user
     wireObject(body, scope.view, object),
     writeContext(req, res, opts, user),
   );
-  writeObject(req, res, url, 201, scope.view.encode(created));
+  writeResourceObject(req, res, url, 201, scope.view.encode(created));
 };

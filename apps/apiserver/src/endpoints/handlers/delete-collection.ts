@@ -1,5 +1,5 @@
 import { deleteCollection } from '../../registry/delete-collection.js';
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { deleteOptions, propagation } from './delete.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import type { Handler } from './scope.js';
@@ -16,5 +16,5 @@ export const deleteCollectionResource: Handler = async (scope, r) => {
     propagation: propagation(opts),
     workers: scope.deleteCollectionWorkers,
   });
-  writeObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
+  writeResourceObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
 };

@@ -1,6 +1,6 @@
 import { parseDeleteOptions, successStatus, type DeleteOptions } from '@keel/apimachinery';
 import type { PropagationRequest } from '../../registry/gc-finalizers.js';
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { decodeObjectBody, readBody } from './body.js';
 import type { Handler } from './scope.js';
 import { requestEffects } from './write-context.js';
@@ -36,7 +36,13 @@ export const deleteResource: Handler = async (scope, r) => {
   if (pending) {
     // 202 only for the legacy orphanDependents=false still in progress, as the real handler
     // answers (every other pending delete keeps the 200 existing clients expect).
-    writeObject(r.req, r.res, r.url, opts.orphanDependents === false ? 202 : 200, scope.view.encode(obj));
+    writeResourceObject(
+      r.req,
+      r.res,
+      r.url,
+      opts.orphanDependents === false ? 202 : 200,
+      scope.view.encode(obj),
+    );
     return;
   }
   const details = {
@@ -45,5 +51,5 @@ export const deleteResource: Handler = async (scope, r) => {
     kind: scope.view.resource,
     uid: obj.metadata.uid ?? '',
   };
-  writeObject(r.req, r.res, r.url, 200, successStatus(details));
+  writeResourceObject(r.req, r.res, r.url, 200, successStatus(details));
 };

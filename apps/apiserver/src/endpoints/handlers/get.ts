@@ -1,4 +1,4 @@
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { tableForObject } from '../table.js';
 import type { Handler } from './scope.js';
 import { tableOptions } from './table-output.js';
@@ -7,7 +7,7 @@ import { tableOptions } from './table-output.js';
 export const getResource: Handler = async (scope, r) => {
   const table = tableOptions(r);
   const obj = await scope.store.get(r.info.namespace, r.info.name);
-  writeObject(
+  writeResourceObject(
     r.req,
     r.res,
     r.url,

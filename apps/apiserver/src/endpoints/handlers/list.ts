@@ -1,6 +1,9 @@
 import { PROTOBUF } from '@keel/protobuf';
 import { apiVersionOf } from '../../registry/resource-view.js';
-import { protobufFor, wantsPretty, writeBody, writeObject } from '../respond.js';
+import { RESOURCE } from '../media-options.js';
+import { resourceMedia } from '../negotiate.js';
+import { partialTarget } from '../partial-metadata.js';
+import { protobufFor, wantsPretty, writeBody, writeObject, writeResourceObject } from '../respond.js';
 import { tableForList } from '../table.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import { writeList } from './list-stream.js';
@@ -14,8 +17,16 @@ export const listResource: Handler = async (scope, r) => {
   if (opts.watch) return watchResource(scope, r, opts);
   const table = tableOptions(r);
   const query = listQuery(opts);
+  const partial = partialTarget(resourceMedia(r.req));
+  if (partial) {
+    // The metadata client: the list in full from the store, then only its metadata (or the
+    // reference's 406 for PartialObjectMetadata, asked of a list, once the list is read).
+    const list = listBody(scope.view, await scope.store.list(r.info.namespace, query));
+    writeResourceObject(r.req, r.res, r.url, 200, list);
+    return;
+  }
   const apiVersion = apiVersionOf(scope.view);
-  const pb = table ? undefined : protobufFor(r.req, { apiVersion, kind: scope.view.listKind });
+  const pb = table ? undefined : protobufFor(r.req, { apiVersion, kind: scope.view.listKind }, RESOURCE);
   if (pb) {
     // Protobuf: the items' messages come from the encoded cache too.
     const encodeItem = (member: Record<string, unknown>) =>

@@ -16,7 +16,7 @@ import {
 import { auditRequestPatch } from '../../filters/audit.js';
 import { pruneApplied } from '../../registry/apply-prune.js';
 import { apiVersionOf, qualifiedResource } from '../../registry/resource-view.js';
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { mediaType, parsePatchJson, parseYamlText, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
 import { decodePatched } from './decode-patched.js';
@@ -106,5 +106,5 @@ export const patchResource: Handler = async (scope, { req, res, url, info, user 
     },
     { ...ctx, operation: isApply ? 'Apply' : 'Update', force: opts.force === true },
   );
-  writeObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
+  writeResourceObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
 };

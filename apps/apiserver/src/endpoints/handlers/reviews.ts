@@ -18,7 +18,8 @@ import {
   type SubjectAccessReview,
   type TokenReviewResult,
 } from '@keel/coreapi';
-import { writeError, writeObject } from '../respond.js';
+import { checkAcceptable } from '../negotiate.js';
+import { writeError, writeResourceObject } from '../respond.js';
 import { readCreateOnlyBody } from './create-only.js';
 import type { HandlerRequest } from './scope.js';
 
@@ -30,10 +31,15 @@ export interface ReviewScope {
 
 export type ReviewHandler = (r: HandlerRequest) => Promise<void>;
 
-/** Runs a review handler; every failure ends in one Status response. */
+/**
+ * Runs a review handler; every failure ends in one Status response. The response is negotiated
+ * first, as the reference's create handler does: an Accept it cannot serve is a 406 before the
+ * body is read.
+ */
 export function guarded(scope: ReviewScope, handle: ReviewHandler): ReviewHandler {
   return async (r) => {
     try {
+      checkAcceptable(r.req);
       await handle(r);
     } catch (err) {
       writeError(r.req, r.res, err, scope.logger);
@@ -102,7 +108,7 @@ export function tokenReviewHandler(
     } else {
       result = { authenticated: false, ...(outcome ? { error: outcome.error } : {}) };
     }
-    writeObject(r.req, r.res, r.url, 201, tokenReviewResponse(review, result));
+    writeResourceObject(r.req, r.res, r.url, 201, tokenReviewResponse(review, result));
   });
 }
 
@@ -173,6 +179,6 @@ export function subjectAccessReviewHandler(scope: ReviewScope, authorizer: Autho
       decodeSubjectAccessReview,
     );
     const answer = await decide(authorizer, accessAttributes(reviewedUser(sar), sar.spec ?? {}));
-    writeObject(r.req, r.res, r.url, 201, subjectAccessReviewResponse(sar, answer));
+    writeResourceObject(r.req, r.res, r.url, 201, subjectAccessReviewResponse(sar, answer));
   });
 }

@@ -12,7 +12,7 @@ import {
   type SelfSubjectReviewVersion,
 } from '@keel/coreapi';
 import { handlerContext } from '../../filters/context.js';
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { namespaceForCreate, readCreateOnlyBody } from './create-only.js';
 import {
   accessAttributes,
@@ -41,7 +41,7 @@ export function selfSubjectAccessReviewHandler(scope: ReviewScope, authorizer: A
       decodeSelfSubjectAccessReview,
     );
     const answer = await decide(authorizer, accessAttributes(requestUser(r), review.spec ?? {}));
-    writeObject(r.req, r.res, r.url, 201, selfSubjectAccessReviewResponse(review, answer));
+    writeResourceObject(r.req, r.res, r.url, 201, selfSubjectAccessReviewResponse(review, answer));
   });
 }
 
@@ -59,7 +59,7 @@ export function localSubjectAccessReviewHandler(scope: ReviewScope, authorizer: 
       (body) => decodeLocalSubjectAccessReview(body, ns, (sent) => namespaceForCreate(sent, ns)),
     );
     const answer = await decide(authorizer, accessAttributes(reviewedUser(review), review.spec ?? {}));
-    writeObject(r.req, r.res, r.url, 201, localSubjectAccessReviewResponse(review, answer));
+    writeResourceObject(r.req, r.res, r.url, 201, localSubjectAccessReviewResponse(review, answer));
   });
 }
 
@@ -73,7 +73,7 @@ export function selfSubjectRulesReviewHandler(scope: ReviewScope, resolver: Rule
       decodeSelfSubjectRulesReview,
     );
     const rules = await resolver.rulesFor(requestUser(r), review.spec?.namespace ?? '');
-    writeObject(r.req, r.res, r.url, 201, selfSubjectRulesReviewResponse(rules));
+    writeResourceObject(r.req, r.res, r.url, 201, selfSubjectRulesReviewResponse(rules));
   });
 }
 
@@ -97,6 +97,6 @@ export function selfSubjectReviewHandler(
       ...(groups.length > 0 ? { groups: [...groups] } : {}),
       extra: Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, [...v]])),
     };
-    writeObject(r.req, r.res, r.url, 201, selfSubjectReviewResponse(version, user));
+    writeResourceObject(r.req, r.res, r.url, 201, selfSubjectReviewResponse(version, user));
   });
 }

@@ -1,5 +1,5 @@
 import { parseUpdateOptions } from '@keel/apimachinery';
-import { writeObject } from '../respond.js';
+import { writeResourceObject } from '../respond.js';
 import { decodeObjectBody, jsonDuplicates, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
 import type { Handler } from './scope.js';
@@ -21,5 +21,5 @@ export const updateResource: Handler = async (scope, { req, res, url, info, user
     () => ({ obj: structuredClone(object), wire }),
     writeContext(req, res, opts, user),
   );
-  writeObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
+  writeResourceObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
 };

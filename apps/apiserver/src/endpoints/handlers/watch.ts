@@ -1,13 +1,32 @@
 import { once } from 'node:events';
-import { escapeFieldValue, parseFieldSelector, toStatus, type ListOptions } from '@keel/apimachinery';
+import {
+  escapeFieldValue,
+  notAcceptable,
+  parseFieldSelector,
+  toStatus,
+  type ListOptions,
+} from '@keel/apimachinery';
 import { PROTOBUF_WATCH } from '@keel/protobuf';
 import type { WatchEvent, WatchSink } from '@keel/storage';
 import { apiVersionOf, type InternalObject } from '../../registry/resource-view.js';
+import { RESOURCE } from '../media-options.js';
+import { resourceMedia, STREAM_MEDIA_TYPES } from '../negotiate.js';
+import { asPartialObjectMetadata, partialTarget } from '../partial-metadata.js';
 import { protobufFor } from '../respond.js';
 import { tableWatchEncoder } from '../table.js';
 import { connectionThrottle } from './connection-throttle.js';
 import type { HandlerRequest, RequestScope } from './scope.js';
 import { tableOptions } from './table-output.js';
+
+/** A bookmark's metadata: its resourceVersion, and the annotation that ends the initial events. */
+function bookmarkMetadata(ev: {
+  resourceVersion: string;
+  initialEventsEnd?: boolean;
+}): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { resourceVersion: ev.resourceVersion };
+  if (ev.initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
+  return metadata;
+}
 
 /** Bytes a watch response may hold unsent before the stream waits for the client. */
 const WATCH_BUFFER_BYTES = 256 * 1024;
@@ -30,8 +49,13 @@ export async function watchResource(
   const { req, res, info } = r;
   // kubectl get -w asks for Tables: every event's object is then a one-row Table, the first with
   // the column definitions.
+  const media = resourceMedia(req);
+  // A YAML clause is served for a get or list but has no stream form: the watch's 406.
+  if (media?.encoding === 'yaml') throw notAcceptable(STREAM_MEDIA_TYPES);
   const table = tableOptions(r);
   const tableEvent = table && tableWatchEncoder(scope.view, table, () => new Date());
+  // The metadata client's watches: each event's object as a PartialObjectMetadata.
+  const partial = partialTarget(media);
   const stop = new AbortController();
   // A watch on a named path follows that one object (clients usually send the field selector instead).
   const fieldSelector =
@@ -44,15 +68,34 @@ export async function watchResource(
         );
   const throttle = connectionThrottle(req, scope.maxConnectionBytesPerSec);
   const apiVersion = apiVersionOf(scope.view);
-  const pb = tableEvent ? undefined : protobufFor(req, { apiVersion, kind: scope.view.kind });
+  const pb = tableEvent
+    ? undefined
+    : protobufFor(
+        req,
+        partial
+          ? { apiVersion: 'meta.k8s.io/v1', kind: partial.kind }
+          : { apiVersion, kind: scope.view.kind },
+        RESOURCE,
+      );
   // The event as it goes on the wire: a JSON line, or a protobuf frame built from the same parts.
   const encodeEvent = (type: string, object: Record<string, unknown>): string | Buffer =>
     pb ? pb.encodeWatchEvent(type, object) : JSON.stringify({ type, object });
-  const lineOf = (ev: WatchEvent<InternalObject>): string | Buffer => {
+  /** The event on the wire; null ends the stream without it. */
+  const lineOf = (ev: WatchEvent<InternalObject>): string | Buffer | null => {
     if (ev.type === 'ERROR') return encodeEvent('ERROR', { ...toStatus(scope.store.watchError(ev.error)) });
+    if (partial) {
+      const object =
+        ev.type === 'BOOKMARK'
+          ? { kind: scope.view.kind, apiVersion, metadata: bookmarkMetadata(ev) }
+          : scope.view.encode(ev.object);
+      // As the reference's watch: an object cannot be a PartialObjectMetadataList, so the
+      // first event fails to encode and ends the stream (200, nothing written).
+      return partial.kind === 'PartialObjectMetadataList'
+        ? null
+        : encodeEvent(ev.type, asPartialObjectMetadata(object, partial));
+    }
     if (ev.type === 'BOOKMARK') {
-      const metadata: Record<string, unknown> = { resourceVersion: ev.resourceVersion };
-      if (ev.initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
+      const metadata = bookmarkMetadata(ev);
       // A bookmark carries no object to print: as a Table it is rowless, keeping only the version.
       const object = table
         ? {
@@ -107,7 +150,12 @@ export async function watchResource(
     : {
         put: (ev) => {
           if (stop.signal.aborted || res.destroyed) return true;
-          send(lineOf(ev));
+          const line = lineOf(ev);
+          if (line === null) {
+            stop.abort();
+            return true;
+          }
+          send(line);
           return !full();
         },
         ready: drained,
@@ -140,6 +188,7 @@ export async function watchResource(
     // The replay (initial state, history), and with a sink nothing more: it ends with the watch.
     for await (const ev of events) {
       const line = lineOf(ev);
+      if (line === null) break;
       if (throttle) {
         await throttle(typeof line === 'string' ? Buffer.byteLength(line) + 1 : line.length, stop.signal);
         if (stop.signal.aborted) break;

@@ -139,7 +139,9 @@ export class OpenAPIService {
         return true;
       }
     }
-    writeError(req, res, notAcceptable(['application/json', `application/${PROTOBUF_V2[0]}`]));
+    // kube-openapi's own 406: a bare status, no body and no Content-Type.
+    res.writeHead(406, { 'Content-Length': 0 });
+    res.end();
     return true;
   }
 }

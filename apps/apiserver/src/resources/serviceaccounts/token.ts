@@ -15,7 +15,7 @@ import type { Storage } from '@keel/storage';
 import { namespaceForCreate, readCreateOnlyBody } from '../../endpoints/handlers/create-only.js';
 import { addWarnings } from '../../endpoints/handlers/decode.js';
 import type { Handler } from '../../endpoints/handlers/scope.js';
-import { writeObject } from '../../endpoints/respond.js';
+import { writeResourceObject } from '../../endpoints/respond.js';
 import { keyRoots } from '../../server/token-getter.js';
 
 /** The lifetime kubelets ask for; with extension on, such pod-bound tokens live a year. */
@@ -170,6 +170,6 @@ export function tokenRequestHandler(storage: Storage, settings: TokenRequestSett
       token: settings.issuer.generateToken(claims),
       expirationTimestamp: rfc3339(new Date(now.getTime() + (req.spec.expirationSeconds ?? 0) * 1000)),
     };
-    writeObject(r.req, r.res, r.url, 201, tokenRequestResponse(req));
+    writeResourceObject(r.req, r.res, r.url, 201, tokenRequestResponse(req));
   };
 }

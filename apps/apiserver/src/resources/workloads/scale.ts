@@ -26,7 +26,7 @@ import {
 import { addWarnings, strictProblems } from '../../endpoints/handlers/decode.js';
 import type { Handler, RequestScope } from '../../endpoints/handlers/scope.js';
 import { writeContext } from '../../endpoints/handlers/write-context.js';
-import { writeObject } from '../../endpoints/respond.js';
+import { writeResourceObject } from '../../endpoints/respond.js';
 import { auditRequestPatch } from '../../filters/audit.js';
 import { GenericStore, type WriteContext } from '../../registry/generic-store.js';
 import { qualifiedResource, type InternalObject } from '../../registry/resource-view.js';
@@ -133,7 +133,7 @@ export function installScale<W extends InternalObject>(
 
   const get: Handler = async (_scope, r) => {
     const obj = await store.get(r.info.namespace, r.info.name);
-    writeObject(r.req, r.res, r.url, 200, encodeScale(obj));
+    writeResourceObject(r.req, r.res, r.url, 200, encodeScale(obj));
   };
 
   const update: Handler = async (scope, { req, res, url, info, user }) => {
@@ -156,7 +156,7 @@ export function installScale<W extends InternalObject>(
       () => structuredClone(scale),
       writeContext(req, res, opts, user),
     );
-    writeObject(req, res, url, 200, encodeScale(obj));
+    writeResourceObject(req, res, url, 200, encodeScale(obj));
   };
 
   const patch: Handler = async (scope, { req, res, url, info, user }) => {
@@ -185,7 +185,7 @@ export function installScale<W extends InternalObject>(
       },
       writeContext(req, res, opts, user),
     );
-    writeObject(req, res, url, 200, encodeScale(obj));
+    writeResourceObject(req, res, url, 200, encodeScale(obj));
   };
 
   const scope: RequestScope = { ...defaults, store, view };
