@@ -15,6 +15,7 @@ import type { OpenAPIView } from './openapi/operations.js';
 import { watchResource } from './handlers/watch.js';
 import type { RequestInfo } from './request-info.js';
 import { writeError } from './respond.js';
+import { restfulMethodNotAllowed } from './restful-route.js';
 
 const VERBS: Readonly<Record<string, Handler>> = {
   get: getResource,
@@ -81,18 +82,6 @@ export const notFoundStatus = () =>
     reason: 'NotFound',
     details: {},
     code: 404,
-  });
-
-const methodNotAllowed = () =>
-  new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server does not allow this method on the requested resource',
-    reason: 'MethodNotAllowed',
-    details: {},
-    code: 405,
   });
 
 function routeKey(group: string, version: string, resource: string, subresource: string): string {
@@ -219,7 +208,7 @@ export class ResourceDispatcher {
             ? route.clusterWideVerbs
             : route.collectionVerbs;
     if (served.size === 0) return fail(notFoundStatus());
-    if (!handler || !served.has(info.verb)) return fail(methodNotAllowed());
+    if (!handler || !served.has(info.verb)) return fail(restfulMethodNotAllowed());
     // Handlers answer their own failures; this only keeps a slip from being an unhandled rejection.
     handler({ req, res, url, info, user }).catch((err: unknown) => writeError(req, res, err));
     return true;
