@@ -85,12 +85,20 @@ function convertOptions(c: MediaRange, s: Serializer, r: Restrictions): MediaTyp
   }
 }
 
+/**
+ * Accept headers that pick plain JSON under any restrictions: what the loop below concludes for
+ * them. Every resource request negotiates (more than once: its check, then its response), and
+ * these are what most clients send, so they skip the parse.
+ */
+const PLAIN_JSON_ACCEPTS = new Set(['', '*/*', 'application/json', 'application/json, */*']);
+const PLAIN_JSON: MediaTypeOptions = { encoding: 'json' };
+
 /** What the Accept header picks; an absent or empty one is the first serializer (JSON). */
 export function negotiateMediaOptions(
   accept: string | undefined,
   restrictions: Restrictions,
 ): MediaTypeOptions | undefined {
-  if (accept === undefined || accept === '') return { encoding: 'json' };
+  if (accept === undefined || PLAIN_JSON_ACCEPTS.has(accept)) return PLAIN_JSON;
   for (const c of parseAccept(accept)) {
     for (const s of SERIALIZERS) {
       if (!clauseMatches(c, s)) continue;

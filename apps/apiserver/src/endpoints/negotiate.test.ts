@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { negotiateMediaOptions, PLAIN, RESOURCE } from './media-options.js';
 import { negotiateOutput } from './negotiate.js';
 import { negotiateTable } from './table.js';
 
@@ -41,8 +42,15 @@ describe('negotiateOutput', () => {
   it.each(['', '*/*', 'application/json', 'application/json, */*'])(
     'answers %j as its parse does',
     (accept) => {
-      for (const protobufOk of [true, false])
+      for (const protobufOk of [true, false]) {
         expect(negotiateOutput(accept, protobufOk)).toBe(negotiateOutput(` ${accept} `, protobufOk));
+        for (const r of [RESOURCE, PLAIN]) {
+          const restrictions = { ...r, protobuf: protobufOk };
+          expect(negotiateMediaOptions(accept, restrictions)).toEqual(
+            negotiateMediaOptions(` ${accept} `, restrictions),
+          );
+        }
+      }
     },
   );
 

@@ -13,9 +13,6 @@ export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', PROTO
 /** What a watch lists when the negotiated serializer has no stream form (YAML). */
 export const STREAM_MEDIA_TYPES = ['application/json;stream=watch', `${PROTOBUF};stream=watch`];
 
-/** Accept headers that pick JSON whatever the object: what parseAccept would conclude for them. */
-const PLAIN_JSON_ACCEPTS = new Set(['', '*/*', 'application/json', 'application/json, */*']);
-
 /**
  * The encoding the Accept header picks for a resource response (goautoneg's order: q, then
  * specificity, then the client's order): the first clause the endpoint can serve. A `*\/*` or
@@ -24,8 +21,6 @@ const PLAIN_JSON_ACCEPTS = new Set(['', '*/*', 'application/json', 'application/
  * that clause is passed over. Undefined: nothing acceptable.
  */
 export function negotiateOutput(accept: string | undefined, protobufOk: boolean): OutputFormat | undefined {
-  // Every request negotiates; the headers most clients send need no parse (`*\/*` when absent).
-  if (accept === undefined || PLAIN_JSON_ACCEPTS.has(accept)) return 'json';
   const media = negotiateMediaOptions(accept, { ...RESOURCE, protobuf: protobufOk });
   if (!media) return undefined;
   return media.encoding === 'protobuf' ? 'protobuf' : 'json';
