@@ -138,13 +138,20 @@ export class EncodedItems {
     encode: () => T,
   ): T {
     if (rv === '') return encode();
-    // The form is part of the key, so a hit holds what this form's encode returns.
-    const hit = this.peek<T>(view, form, storageKey, rv);
-    if (hit !== undefined) return hit;
-    const value = encode();
+    // The form is part of the key, so a hit holds what this form's encode returns. The slot and,
+    // on a miss, the full key are looked up once, for the look-up and the entry both.
     const slot = this.slot(view, form);
-    const entry: Entry = { value, rv, storageKey, key: cacheKey(view, form, storageKey, rv), slot };
-    this.cache.set(entry.key, entry);
+    const latest = slot.get(storageKey);
+    if (latest !== undefined && latest.rv === rv) {
+      const hit = this.cache.get(latest.key);
+      if (hit !== undefined) return hit.value as T;
+    }
+    const key = cacheKey(view, form, storageKey, rv);
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return hit.value as T;
+    const value = encode();
+    const entry: Entry = { value, rv, storageKey, key, slot };
+    this.cache.set(key, entry);
     // In the slot only while the LRU holds it (a value over the whole bound is not stored at all).
     if (this.cache.peek(entry.key) === entry) slot.set(storageKey, entry);
     return value;
