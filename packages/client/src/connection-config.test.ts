@@ -114,6 +114,17 @@ describe('loadConnectionConfig', () => {
     });
   });
 
+  it('refuses a JSON file with a key given twice, as client-go does', () => {
+    const file = join(tempDir(), 'twice');
+    writeFileSync(
+      file,
+      '{"clusters": [{"name": "c", "cluster": {"server": "https://one:1"}}],' +
+        ' "contexts": [{"name": "x", "context": {"cluster": "c"}}],' +
+        ' "current-context": "x", "current-context": "y"}\n',
+    );
+    expect(() => loadConnectionConfig(file)).toThrow(/^connection-config .*: not valid YAML or JSON: .+/);
+  });
+
   it('a file that opens with { but is not JSON is read as YAML (a flow mapping), or refused by it', () => {
     const dir = tempDir();
     const flow = join(dir, 'flow');

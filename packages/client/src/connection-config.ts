@@ -96,31 +96,14 @@ function readText(file: string, fail: (p: string) => Error): string {
   }
 }
 
-/**
- * A JSON file (what `keel` writes) read as JSON: YAML 1.2 is a superset of JSON and gives the same
- * values, and the YAML parser's first run costs a daemon ~10 ms of its start-up. Undefined for
- * anything JSON.parse refuses (YAML proper, a flow mapping, bad input): the YAML parser reads it,
- * or words the error.
- */
-function asJson(text: string): unknown {
-  if (!text.trimStart().startsWith('{')) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function parseDocument(text: string, fail: (p: string) => Error): Fields {
-  let doc = asJson(text);
-  if (doc === undefined) {
-    try {
-      doc = parse(text);
-    } catch (err) {
-      // The parser appends a multi-line excerpt of the source after the position; keep the first line.
-      const first = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-      throw fail(`not valid YAML or JSON: ${first.replace(/:$/, '')}`);
-    }
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    // The parser appends a multi-line excerpt of the source after the position; keep the first line.
+    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+    throw fail(`not valid YAML or JSON: ${first.replace(/:$/, '')}`);
   }
   if (doc === null || doc === undefined) throw fail('the file is empty');
   if (typeof doc !== 'object' || Array.isArray(doc)) throw fail('the top level must be a mapping');
