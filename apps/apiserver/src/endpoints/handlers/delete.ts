@@ -3,6 +3,7 @@ import type { PropagationRequest } from '../../registry/gc-finalizers.js';
 import { writeResourceObject } from '../respond.js';
 import { decodeObjectBody, readBody } from './body.js';
 import type { Handler } from './scope.js';
+import { returnsDeletedObject } from './returns-deleted.js';
 import { requestEffects } from './write-context.js';
 
 /** Reads DeleteOptions from the body when there is one (kubectl sends dryRun there), else the query. */
@@ -21,8 +22,10 @@ export function propagation(opts: DeleteOptions): PropagationRequest {
 }
 
 /**
- * DELETE a named object: 200 with a Success Status when it is gone, or 200 with the object itself
- * when finalizers keep it (marked with its deletionTimestamp), as the real server answers.
+ * DELETE a named object: 200 with the object itself when finalizers keep it (marked with its
+ * deletionTimestamp); when it is gone, 200 with the deleted object for the resources whose
+ * reference store sets ReturnDeletedObject (pods, services, namespaces, ...) and a Success Status
+ * for the rest, as the real server answers.
  */
 export const deleteResource: Handler = async (scope, r) => {
   const opts = await deleteOptions(scope, r);
@@ -43,6 +46,10 @@ export const deleteResource: Handler = async (scope, r) => {
       opts.orphanDependents === false ? 202 : 200,
       scope.view.encode(obj),
     );
+    return;
+  }
+  if (returnsDeletedObject(scope.view.group, scope.view.resource)) {
+    writeResourceObject(r.req, r.res, r.url, 200, scope.view.encode(obj));
     return;
   }
   const details = {
