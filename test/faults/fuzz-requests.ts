@@ -543,6 +543,8 @@ const badHeaders = fc.oneof(
         'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
         'application/json;as=Nope',
         'application/vnd.kubernetes.protobuf',
+        'application/yaml',
+        'application/yaml;as=Table;v=v1;g=meta.k8s.io',
         'application/json;stream=watch',
         ';;;',
         'a'.repeat(4000),

@@ -3,6 +3,7 @@ import { TestApiServer } from '@keel/testing';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import {
   FUZZ_NAMESPACE,
   fuzzPath,
@@ -128,7 +129,9 @@ async function check(req: FuzzRequest): Promise<string | undefined> {
   if (status === 404 && text === '404 page not found\n' && !/^\/apis?(\/|$)/.test(sent)) return undefined;
   let body: { kind?: unknown; status?: unknown; reason?: unknown; code?: unknown; message?: unknown };
   try {
-    body = JSON.parse(text) as typeof body;
+    // A client that accepts YAML gets its error Status in YAML, as from upstream.
+    const yaml = String(res.headers['content-type'] ?? '') === 'application/yaml';
+    body = (yaml ? parseYaml(text) : JSON.parse(text)) as typeof body;
   } catch {
     return `${status} without a Status: ${text.slice(0, 300)}`;
   }

@@ -19,6 +19,7 @@ import {
 } from './support/reference.js';
 
 const J = 'application/json';
+const Y = 'application/yaml';
 const PB = 'application/vnd.kubernetes.protobuf';
 const POM = ';as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 const POM_BETA = ';as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1';
@@ -34,7 +35,7 @@ const REVIEW = {
   spec: { resourceAttributes: { verb: 'get', resource: 'pods' } },
 };
 
-type Compare = 'exact' | 'masked' | 'events' | 'status';
+type Compare = 'exact' | 'masked' | 'events' | 'status' | 'yaml';
 interface Case {
   readonly method?: string;
   readonly path: string;
@@ -44,7 +45,7 @@ interface Case {
    * exact: status, type and bytes; masked: JSON with assigned values masked; events: a watch's
    * lines masked, in any order (the reference's watch cache sends a resourceVersion=0 watch's
    * initial ADDED events in its store's map order, which changes from run to run); status: code
-   * and type.
+   * and type; yaml: the text with assigned values masked line by line.
    */
   readonly compare: Compare;
 }
@@ -81,6 +82,28 @@ const cases: readonly Case[] = [
   { path: `${CMS}?watch=1&resourceVersion=0&timeoutSeconds=2&${MINE}`, accept: J + POM, compare: 'events' },
   { path: `${CMS}?watch=1&resourceVersion=0&timeoutSeconds=2&${MINE}`, accept: J + POML, compare: 'exact' },
   { path: `${CMS}?watch=1&timeoutSeconds=1`, accept: `application/yaml${POM}`, compare: 'exact' },
+  // YAML: go-yaml's key order, quoting and layout (a ConfigMap whose values look like other types).
+  { path: `${CMS}/y`, accept: Y, compare: 'yaml' },
+  { path: `${CMS}?labelSelector=app%3Dyaml`, accept: Y, compare: 'yaml' },
+  { path: `${CMS}/y`, accept: `${J};q=0.5, ${Y}`, compare: 'yaml' },
+  { path: `${CMS}/y`, accept: Y + POM, compare: 'yaml' },
+  { path: `${CMS}/nope`, accept: Y, compare: 'exact' },
+  { path: `${CMS}/y`, accept: `${Y};as=Table;g=meta.k8s.io;v=v1`, compare: 'status' },
+  { path: '/apis/apps', accept: Y, compare: 'exact' },
+  {
+    method: 'POST',
+    path: CMS,
+    accept: Y,
+    body: { metadata: { name: 'made-y' }, data: { k: 'no', long: 'word '.repeat(30).trim() } },
+    compare: 'yaml',
+  },
+  {
+    method: 'POST',
+    path: CMS,
+    accept: Y,
+    body: { metadata: { name: 'made-z' }, data: { k: 'no' } },
+    compare: 'yaml',
+  },
   // Writes and reviews.
   {
     method: 'POST',
@@ -117,6 +140,52 @@ const cases: readonly Case[] = [
   { path: '/readyz', accept: PB, compare: 'exact' },
 ];
 
+/** Values a YAML writer must quote for a YAML 1.1 reader, or cannot write plain, or in a block. */
+const YAML_DATA = {
+  empty: '',
+  bool: 'on',
+  word: 'yes',
+  int: '1_000',
+  hex: '0x1F',
+  float: '.5',
+  sexagesimal: '12:30',
+  time: '2020-01-02T03:04:05Z',
+  date: '2020-01-02',
+  nil: '~',
+  star: '*',
+  colon: 'a: b',
+  hash: 'a #b',
+  quote: "it's",
+  both: `it's "x"`,
+  image: 'nginx:1.14',
+  multi: 'line one\nline two\n',
+  multiNoEnd: 'line one\nline two',
+  spaces: ' padded ',
+  unicode: 'héllo ✓',
+  tab: 'a\tb',
+  emoji: 'hi 😀',
+  spaceBreak: 'a \nb',
+  breakSpace: 'a\n b',
+  leadingBreak: '\nx',
+  twoBreaks: 'x\n\n',
+  dash: '- x',
+  dashWord: '-x',
+  long: 'word '.repeat(30).trim(),
+  longQuoted: `it's ${'word '.repeat(30).trim()}`,
+  longDouble: `"${'word '.repeat(30).trim()}"`,
+  longNumber: `1${' 2'.repeat(45)}`,
+  a10: 'x',
+  a9: 'x',
+  a_b: 'x',
+  a1: 'x',
+  a01: 'x',
+  A: 'x',
+  'dot.key': 'x',
+  'dash-key': 'x',
+  'x-1': 'x',
+  x_1: 'x',
+};
+
 interface Answer {
   readonly status: number;
   readonly type: string;
@@ -137,6 +206,14 @@ function masked(body: Buffer): unknown {
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => mask(JSON.parse(l) as Json));
+}
+
+/** YAML with the assigned values masked on their lines and managedFields left out. */
+function maskedYaml(body: Buffer): string {
+  return body
+    .toString('utf8')
+    .replace(/^( *)managedFields:\n(?:\1[- ] .*\n)*/gm, '')
+    .replace(/^( *(?:- )?)(uid|resourceVersion|creationTimestamp|time|continue): .*$/gm, '$1$2: masked');
 }
 
 /** A watch's masked lines as a sorted list of their JSON, to compare them as a set. */
@@ -182,6 +259,7 @@ describe('content negotiation: Keel next to kube-apiserver 1.20.2', () => {
       metadata: { name: NS },
     });
     for (const name of ['a', 'b', 'c']) await server.admin.create(CMS, cm(name, 'neg'));
+    await server.admin.create(CMS, { ...cm('y', 'yaml'), data: YAML_DATA });
     await server.admin.create(CMS, cm('d', 'del'));
   }
 
@@ -219,6 +297,7 @@ describe('content negotiation: Keel next to kube-apiserver 1.20.2', () => {
         a.type.startsWith(PB) && a.body.length > 0 ? pb.decode(a.body) : a.body.toString('utf8');
       if (c.compare === 'exact') expect(show(k)).toEqual(show(r));
       if (c.compare === 'masked') expect(masked(k.body)).toEqual(masked(r.body));
+      if (c.compare === 'yaml') expect(maskedYaml(k.body)).toEqual(maskedYaml(r.body));
       if (c.compare === 'events') expect(unordered(masked(k.body))).toEqual(unordered(masked(r.body)));
     },
   );

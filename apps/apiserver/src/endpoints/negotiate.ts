@@ -4,8 +4,8 @@ import { PROTOBUF } from '@keel/protobuf';
 import { negotiateMediaOptions, RESOURCE, type MediaTypeOptions } from './media-options.js';
 import { RESOURCE_PRODUCES, restfulAccepts, restfulNotAcceptable } from './restful-route.js';
 
-/** What a resource endpoint answers in; YAML is answered as JSON (Keel writes no YAML). */
-export type OutputFormat = 'json' | 'protobuf';
+/** What a resource endpoint answers in. */
+export type OutputFormat = 'json' | 'yaml' | 'protobuf';
 
 /** The media types a resource endpoint lists in its 406, as the real server's. */
 export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF];
@@ -22,8 +22,7 @@ export const STREAM_MEDIA_TYPES = ['application/json;stream=watch', `${PROTOBUF}
  */
 export function negotiateOutput(accept: string | undefined, protobufOk: boolean): OutputFormat | undefined {
   const media = negotiateMediaOptions(accept, { ...RESOURCE, protobuf: protobufOk });
-  if (!media) return undefined;
-  return media.encoding === 'protobuf' ? 'protobuf' : 'json';
+  return media?.encoding;
 }
 
 /** The resource endpoint's negotiated media type (encoding and any `as=` conversion). */

@@ -8,6 +8,7 @@ import { requestURL } from '../filters/request-target.js';
 import { negotiateMediaOptions, PLAIN, RESOURCE, type Restrictions } from './media-options.js';
 import { mentionsProtobuf } from './negotiate.js';
 import { partialTarget, transformResponse } from './partial-metadata.js';
+import { toKubeYaml } from './yaml-output.js';
 
 /**
  * kube gzips a response only from this size (and at level 1): below it the CPU costs more than
@@ -129,7 +130,21 @@ export function writeObject(
   }
   const pb = protobufFor(req, obj, restrictions);
   if (pb) writeBody(res, code, pb.encode(obj as Record<string, unknown>), PROTOBUF);
+  else if (wantsYaml(req, restrictions)) writeBody(res, code, toKubeYaml(obj), YAML);
   else writeJson(res, code, serialize(obj, wantsPretty(req, url) || prettyMedia(req, restrictions)));
+}
+
+const YAML = 'application/yaml';
+
+/**
+ * Whether the Accept header picks the YAML serializer (looked for only when the header names
+ * it): the reference answers `application/yaml` for any object, errors and discovery included.
+ */
+export function wantsYaml(req: IncomingMessage, restrictions: Restrictions = RESOURCE): boolean {
+  const accept = req.headers.accept;
+  return (
+    accept?.includes('yaml') === true && negotiateMediaOptions(accept, restrictions)?.encoding === 'yaml'
+  );
 }
 
 /** Whether the negotiated clause says `pretty=1` (looked for only when the header names it). */

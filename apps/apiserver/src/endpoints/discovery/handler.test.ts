@@ -4,6 +4,7 @@ import express, { type RequestHandler } from 'express';
 import { coreV1EventView, eventsV1View } from '@keel/events';
 import { versionInfo } from '@keel/apimachinery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { aggregatedContentType, discoveryHandler } from './handler.js';
 import { fromViews } from './groups.js';
 
@@ -120,10 +121,10 @@ describe('discoveryHandler over HTTP (Event views)', () => {
     expect(JSON.parse(text)).toEqual(body);
   });
 
-  it('answers a YAML Accept with the JSON document, as resources are answered', async () => {
+  it('answers a YAML Accept with the YAML document, as resources are answered', async () => {
     const res = await fetch(`${base}/apis`, { headers: { accept: 'application/yaml' } });
-    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/json']);
-    expect(await res.json()).toEqual(groupList);
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/yaml']);
+    expect(parseYaml(await res.text())).toEqual(groupList);
   });
 
   it.each(['/version', '/version/'])('GET %s is versionInfo(), always indented', async (path) => {

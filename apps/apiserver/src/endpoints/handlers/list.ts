@@ -3,7 +3,14 @@ import { apiVersionOf } from '../../registry/resource-view.js';
 import { RESOURCE } from '../media-options.js';
 import { resourceMedia } from '../negotiate.js';
 import { partialTarget } from '../partial-metadata.js';
-import { protobufFor, wantsPretty, writeBody, writeObject, writeResourceObject } from '../respond.js';
+import {
+  protobufFor,
+  wantsPretty,
+  wantsYaml,
+  writeBody,
+  writeObject,
+  writeResourceObject,
+} from '../respond.js';
 import { tableForList } from '../table.js';
 import { listBody, listOptions, listQuery } from './list-body.js';
 import { writeList } from './list-stream.js';
@@ -37,7 +44,7 @@ export const listResource: Handler = async (scope, r) => {
     return;
   }
   // Plain JSON, the common case (informers, controllers): items from the encoded cache.
-  if (!table && !wantsPretty(r.req, r.url)) {
+  if (!table && !wantsPretty(r.req, r.url) && !wantsYaml(r.req)) {
     await writeList(r.res, scope.view, await scope.store.listJson(r.info.namespace, query));
     return;
   }
