@@ -134,6 +134,20 @@ const cases: readonly Case[] = [
   // Discovery: /api/v1 is a go-restful route, /apis is not.
   { path: '/api/v1', accept: 'text/plain', compare: 'exact' },
   { path: '/apis', accept: 'text/plain', compare: 'exact' },
+  // HEAD: go-restful's routes take GET only (405); /apis and /apis/<group> are plain handlers.
+  { method: 'HEAD', path: `${CMS}/a`, accept: J, compare: 'exact' },
+  { method: 'HEAD', path: CMS, accept: J, compare: 'exact' },
+  { method: 'HEAD', path: `${CMS}?watch=1`, accept: J, compare: 'exact' },
+  { method: 'HEAD', path: `${CMS}/nope`, accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/api/v1/nopes', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/api', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/api/v1', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/apis', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/apis/apps', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/apis/apps/v1', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/version', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/healthz', accept: J, compare: 'exact' },
+  { method: 'HEAD', path: '/metrics', accept: J, compare: 'status' },
   // Plain text whatever the Accept.
   { path: '/healthz', accept: PB, compare: 'exact' },
   { path: '/livez', accept: PB, compare: 'exact' },

@@ -362,6 +362,30 @@ describe('/version and the plain-text endpoints with a protobuf-only Accept', ()
     }
   });
 
+  it('is 405 for HEAD on the go-restful routes: resources and /api, /api/v1, /apis/<group>/<version>', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    for (const path of [
+      `${cms}/kube-root-ca.crt`,
+      `${cms}/nope`,
+      cms,
+      `${cms}?watch=1`,
+      '/api',
+      '/api/v1',
+      '/apis/apps/v1',
+    ]) {
+      const r = await server.request('HEAD', path);
+      expect([path, r.status]).toEqual([path, 405]);
+    }
+    // The plain handlers serve HEAD as GET; a path that names nothing stays 404.
+    for (const [path, code] of [
+      ['/apis', 200],
+      ['/apis/apps', 200],
+      ['/api/v1/nopes', 404],
+    ] as const) {
+      expect([path, (await server.request('HEAD', path)).status]).toEqual([path, code]);
+    }
+  });
+
   it.each(['/healthz', '/livez', '/readyz', '/healthz/ping'])(
     'serves %s as plain text whatever the Accept',
     async (path) => {

@@ -208,6 +208,8 @@ export class ResourceDispatcher {
             ? route.clusterWideVerbs
             : route.collectionVerbs;
     if (served.size === 0) return fail(notFoundStatus());
+    // go-restful routes by method before anything else: no resource route takes HEAD.
+    if (req.method === 'HEAD') return fail(restfulMethodNotAllowed());
     if (!handler || !served.has(info.verb)) return fail(restfulMethodNotAllowed());
     // Handlers answer their own failures; this only keeps a slip from being an unhandled rejection.
     handler({ req, res, url, info, user }).catch((err: unknown) => writeError(req, res, err));

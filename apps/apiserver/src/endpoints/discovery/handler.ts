@@ -115,9 +115,16 @@ export class DiscoveryService {
     // serializers' types (/apis and /apis/<group> are not: only their handler negotiates).
     const restful =
       prefix === 'api' ? b === undefined : prefix === 'apis' && a !== undefined && b !== undefined;
-    if (restful && !restfulAccepts(req.headers.accept, RESOURCE_PRODUCES) && this.serves(prefix, a, b)) {
-      writeError(req, res, restfulNotAcceptable());
-      return true;
+    if (restful && this.serves(prefix, a, b)) {
+      // go-restful's routes take GET only (405 before its 406); the other two serve HEAD as GET.
+      if (req.method === 'HEAD') {
+        writeError(req, res, restfulMethodNotAllowed());
+        return true;
+      }
+      if (!restfulAccepts(req.headers.accept, RESOURCE_PRODUCES)) {
+        writeError(req, res, restfulNotAcceptable());
+        return true;
+      }
     }
     return this.route(req, res, url, path, prefix, a, b);
   }
