@@ -1,7 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { notAcceptable } from '@keel/apimachinery';
 import { PROTOBUF } from '@keel/protobuf';
-import { negotiateMediaOptions, RESOURCE, type MediaTypeOptions } from './media-options.js';
+import {
+  negotiateMediaOptions,
+  RESOURCE,
+  type MediaTypeOptions,
+  type Restrictions,
+} from './media-options.js';
 import { RESOURCE_PRODUCES, restfulAccepts, restfulNotAcceptable } from './restful-route.js';
 
 /** What a resource endpoint answers in. */
@@ -20,8 +25,12 @@ export const STREAM_MEDIA_TYPES = ['application/json;stream=watch', `${PROTOBUF}
  * object has a message (`protobufOk`) or the clause converts it (PartialObjectMetadata), else
  * that clause is passed over. Undefined: nothing acceptable.
  */
-export function negotiateOutput(accept: string | undefined, protobufOk: boolean): OutputFormat | undefined {
-  const media = negotiateMediaOptions(accept, { ...RESOURCE, protobuf: protobufOk });
+export function negotiateOutput(
+  accept: string | undefined,
+  protobufOk: boolean,
+  restrictions: Restrictions = RESOURCE,
+): OutputFormat | undefined {
+  const media = negotiateMediaOptions(accept, { ...restrictions, protobuf: protobufOk });
   return media?.encoding;
 }
 
@@ -35,9 +44,11 @@ export function resourceMedia(req: IncomingMessage): MediaTypeOptions | undefine
  * Accept naming none of the route's types ("406: Not Acceptable"), then the handler one whose
  * clauses it cannot serve (a 406 naming what it does); either way the request has no effect.
  */
-export function checkAcceptable(req: IncomingMessage): void {
+export function checkAcceptable(req: IncomingMessage, restrictions: Restrictions = RESOURCE): void {
   if (!restfulAccepts(req.headers.accept, RESOURCE_PRODUCES)) throw restfulNotAcceptable();
-  if (negotiateOutput(req.headers.accept, true) === undefined) throw notAcceptable(SERVED_MEDIA_TYPES);
+  if (negotiateOutput(req.headers.accept, true, restrictions) === undefined) {
+    throw notAcceptable(SERVED_MEDIA_TYPES);
+  }
 }
 
 /** Whether the client's Accept names protobuf at all (only then is the codec worth loading). */

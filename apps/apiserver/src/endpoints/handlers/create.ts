@@ -1,12 +1,13 @@
 import { parseCreateOptions } from '@keel/apimachinery';
-import { writeResourceObject } from '../respond.js';
 import { decodeObjectBody, jsonDuplicates, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
+import { writeObjectAnswer } from './object-answer.js';
 import type { Handler } from './scope.js';
 import { writeContext } from './write-context.js';
 
 /** POST a new object into a namespace (or the cluster, for cluster-scoped resources). */
-export const createResource: Handler = async (scope, { req, res, url, info, user }) => {
+export const createResource: Handler = async (scope, r) => {
+  const { req, res, url, info, user } = r;
   const opts = parseCreateOptions(url.searchParams);
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const body = await decodeObjectBody(req, raw, scope.view.kind);
@@ -19,5 +20,5 @@ export const createResource: Handler = async (scope, { req, res, url, info, user
     wireObject(body, scope.view, object),
     writeContext(req, res, opts, user),
   );
-  writeResourceObject(req, res, url, 201, scope.view.encode(created));
+  writeObjectAnswer(scope, r, 201, created);
 };

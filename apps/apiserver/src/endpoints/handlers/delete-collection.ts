@@ -1,7 +1,7 @@
 import { deleteCollection } from '../../registry/delete-collection.js';
-import { writeResourceObject } from '../respond.js';
 import { deleteOptions, propagation } from './delete.js';
-import { listBody, listOptions, listQuery } from './list-body.js';
+import { listOptions, listQuery } from './list-body.js';
+import { writeListAnswer } from './object-answer.js';
 import type { Handler } from './scope.js';
 import { requestEffects } from './write-context.js';
 
@@ -16,5 +16,5 @@ export const deleteCollectionResource: Handler = async (scope, r) => {
     propagation: propagation(opts),
     workers: scope.deleteCollectionWorkers,
   });
-  writeResourceObject(r.req, r.res, r.url, 200, listBody(scope.view, result));
+  writeListAnswer(scope, r, result);
 };

@@ -2,6 +2,7 @@ import { parseDeleteOptions, successStatus, type DeleteOptions } from '@keel/api
 import type { PropagationRequest } from '../../registry/gc-finalizers.js';
 import { writeResourceObject } from '../respond.js';
 import { decodeObjectBody, readBody } from './body.js';
+import { writeObjectAnswer } from './object-answer.js';
 import type { Handler } from './scope.js';
 import { returnsDeletedObject } from './returns-deleted.js';
 import { requestEffects } from './write-context.js';
@@ -39,17 +40,11 @@ export const deleteResource: Handler = async (scope, r) => {
   if (pending) {
     // 202 only for the legacy orphanDependents=false still in progress, as the real handler
     // answers (every other pending delete keeps the 200 existing clients expect).
-    writeResourceObject(
-      r.req,
-      r.res,
-      r.url,
-      opts.orphanDependents === false ? 202 : 200,
-      scope.view.encode(obj),
-    );
+    writeObjectAnswer(scope, r, opts.orphanDependents === false ? 202 : 200, obj);
     return;
   }
   if (returnsDeletedObject(scope.view.group, scope.view.resource)) {
-    writeResourceObject(r.req, r.res, r.url, 200, scope.view.encode(obj));
+    writeObjectAnswer(scope, r, 200, obj);
     return;
   }
   const details = {

@@ -16,7 +16,7 @@ import {
 import { auditRequestPatch } from '../../filters/audit.js';
 import { pruneApplied } from '../../registry/apply-prune.js';
 import { apiVersionOf, qualifiedResource } from '../../registry/resource-view.js';
-import { writeResourceObject } from '../respond.js';
+import { writeObjectAnswer } from './object-answer.js';
 import { mediaType, parsePatchJson, parseYamlText, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
 import { decodePatched } from './decode-patched.js';
@@ -67,7 +67,8 @@ function checkApplyConfig(config: unknown, apiVersion: string): void {
  * current object, then decoded and validated like an update; a resourceVersion in the patch is a
  * precondition. Storage retries re-apply the patch to the newer object.
  */
-export const patchResource: Handler = async (scope, { req, res, url, info, user }) => {
+export const patchResource: Handler = async (scope, r) => {
+  const { req, res, url, info, user } = r;
   const type = patchType(mediaType(req));
   const opts = parsePatchOptions(url.searchParams, type);
   const raw = await readBody(req, scope.maxRequestBodyBytes);
@@ -106,5 +107,5 @@ export const patchResource: Handler = async (scope, { req, res, url, info, user 
     },
     { ...ctx, operation: isApply ? 'Apply' : 'Update', force: opts.force === true },
   );
-  writeResourceObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
+  writeObjectAnswer(scope, r, created ? 201 : 200, obj);
 };

@@ -18,6 +18,7 @@ import {
   type SubjectAccessReview,
   type TokenReviewResult,
 } from '@keel/coreapi';
+import { NO_TABLES } from '../media-options.js';
 import { checkAcceptable } from '../negotiate.js';
 import { writeError, writeResourceObject } from '../respond.js';
 import { readCreateOnlyBody } from './create-only.js';
@@ -39,7 +40,8 @@ export type ReviewHandler = (r: HandlerRequest) => Promise<void>;
 export function guarded(scope: ReviewScope, handle: ReviewHandler): ReviewHandler {
   return async (r) => {
     try {
-      checkAcceptable(r.req);
+      // The reviews print no Table: `as=Table` is a clause they cannot serve.
+      checkAcceptable(r.req, NO_TABLES);
       await handle(r);
     } catch (err) {
       writeError(r.req, r.res, err, scope.logger);

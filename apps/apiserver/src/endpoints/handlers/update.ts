@@ -1,12 +1,13 @@
 import { parseUpdateOptions } from '@keel/apimachinery';
-import { writeResourceObject } from '../respond.js';
 import { decodeObjectBody, jsonDuplicates, readBody } from './body.js';
 import { decodeWithValidation, wireObject } from './decode.js';
+import { writeObjectAnswer } from './object-answer.js';
 import type { Handler } from './scope.js';
 import { writeContext } from './write-context.js';
 
 /** PUT (replace) a named object; creates it (201) when the resource allows create-on-update. */
-export const updateResource: Handler = async (scope, { req, res, url, info, user }) => {
+export const updateResource: Handler = async (scope, r) => {
+  const { req, res, url, info, user } = r;
   const opts = parseUpdateOptions(url.searchParams);
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const body = await decodeObjectBody(req, raw, scope.view.kind);
@@ -21,5 +22,5 @@ export const updateResource: Handler = async (scope, { req, res, url, info, user
     () => ({ obj: structuredClone(object), wire }),
     writeContext(req, res, opts, user),
   );
-  writeResourceObject(req, res, url, created ? 201 : 200, scope.view.encode(obj));
+  writeObjectAnswer(scope, r, created ? 201 : 200, obj);
 };
