@@ -28,8 +28,11 @@ end
  * emptied, which makes it right again: a key without an entry is read from its object hash.
  */
 const versions = `
-local function versionsFrom(vkey, atkey, cur)
-  if redis.call('GET', atkey) ~= string.format('%d', cur) then redis.call('UNLINK', vkey) end
+local function versionsFrom(vkey, atkey, cur, nextRV)
+  local at
+  -- SET ... GET (Redis 6.2, as XTRIM MINID): the new mark and the old one in one command.
+  if nextRV then at = redis.call('SET', atkey, nextRV, 'GET') else at = redis.call('GET', atkey) end
+  if at ~= string.format('%d', cur) then redis.call('UNLINK', vkey) end
 end
 `;
 
@@ -52,8 +55,7 @@ elseif cur[2] ~= expect then
 end
 local rv = redis.call('INCR', KEYS[1])
 local id, rvs = string.format('%d-0', rv), string.format('%d', rv)
-versionsFrom(KEYS[6], KEYS[7], rv - 1)
-redis.call('SET', KEYS[7], rvs)
+versionsFrom(KEYS[6], KEYS[7], rv - 1, rvs)
 if kind == 'delete' then
   redis.call('DEL', KEYS[5])
   redis.call('HDEL', KEYS[6], key)
