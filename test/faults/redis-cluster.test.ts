@@ -61,7 +61,7 @@ describe('redis cluster mode', () => {
     expect(await s.currentResourceVersion('/configmaps')).toBe('1');
     const pods = await cluster.masterOf(`{${p}/pods}`);
     const keys = await cluster.keysPerMaster(`{${p}/pods}*`);
-    expect(keys.get(pods.port)).toBe(5); // rv, index, log and the two objects
+    expect(keys.get(pods.port)).toBe(7); // rv, index, log, versions, versions-at and the two objects
   });
 });
 

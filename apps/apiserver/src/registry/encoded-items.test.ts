@@ -127,6 +127,42 @@ describe('EncodedItems', () => {
     expect(JSON.parse(text(again))).toEqual(thing('6', 2));
   });
 
+  it('keeps what lists read in the LRU by use, touched once per addition', () => {
+    const v1 = view('v1');
+    const member = (rv: string, n: number) => () => thing(rv, n);
+    // Room for two members, as above.
+    const items = new EncodedItems(260);
+    const a = items.listItem(asView(v1), '/things/ns/a', '5', member('5', 1));
+    items.listItem(asView(v1), '/things/ns/b', '3', member('3', 2));
+    // a is read after b was added (twice: the second touch moves nothing), so b goes first.
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
+    const c = items.listItem(asView(v1), '/things/ns/c', '4', member('4', 3));
+    expect(items.cachedListItem(asView(v1), '/things/ns/b', '3')).toBeUndefined();
+    // Read again after c's addition, a outlives c as well.
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
+    items.listItem(asView(v1), '/things/ns/d', '6', member('6', 4));
+    expect(items.cachedListItem(asView(v1), '/things/ns/c', '4')).toBeUndefined();
+    expect(items.cachedListItem(asView(v1), '/things/ns/a', '5')).toBe(a);
+    expect(c).toBeDefined();
+  });
+
+  it("answers a list's look-up like cachedListItem, also for items encoded after it was made", () => {
+    const v1 = view('v1');
+    const items = new EncodedItems();
+    const json = items.cachedListItems(asView(v1));
+    const proto = items.cachedListItemsProto(asView(v1));
+    expect(json('/things/ns/a', '5')).toBeUndefined();
+    const a5 = items.listItem(asView(v1), '/things/ns/a', '5', () => thing('5', 1));
+    const a6 = items.listItem(asView(v1), '/things/ns/a', '6', () => thing('6', 2));
+    expect(json('/things/ns/a', '6')).toBe(a6);
+    expect(json('/things/ns/a', '5')).toBe(a5); // by the full key: the slot holds 6
+    expect(json('/things/ns/a', '7')).toBeUndefined();
+    expect(json('/things/ns/a', '')).toBeUndefined();
+    expect(proto('/things/ns/a', '6')).toBeUndefined();
+    expect(items.cachedListItems(asView(view('v2')))('/things/ns/a', '6')).toBeUndefined();
+  });
+
   it('keeps views and forms apart in the slots as in the keys', () => {
     const items = new EncodedItems();
     const v1 = view('v1');

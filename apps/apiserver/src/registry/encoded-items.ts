@@ -24,6 +24,8 @@ export function listMember<I extends InternalObject>(
  */
 export class EncodedItems {
   private readonly cache: LRUCache<string, Entry>;
+  /** Entries added so far: an entry's recency in the LRU only matters against entries added after it was last touched. */
+  private added = 0;
 
   constructor(maxChars = MAX_CHARS) {
     this.cache = new LRUCache<string, Entry>({
@@ -74,6 +76,22 @@ export class EncodedItems {
     rv: string,
   ): Buffer | undefined {
     return this.peek<Buffer>(view, 'item-bytes', storageKey, rv);
+  }
+
+  /** cachedListItem for the items of one list: the view's slot is found once, not per item. */
+  cachedListItems<I extends InternalObject>(
+    view: ResourceView<I>,
+  ): (storageKey: string, rv: string) => Buffer | undefined {
+    const slot = this.slot(view, 'item-bytes');
+    return (storageKey, rv) => this.find<Buffer>(slot, view, 'item-bytes', storageKey, rv);
+  }
+
+  /** cachedListItems's counterpart for the protobuf list member. */
+  cachedListItemsProto<I extends InternalObject>(
+    view: ResourceView<I>,
+  ): (storageKey: string, rv: string) => Uint8Array | undefined {
+    const slot = this.slot(view, 'pb-item');
+    return (storageKey, rv) => this.find<Uint8Array>(slot, view, 'pb-item', storageKey, rv);
   }
 
   /** cachedListItem's counterpart for the protobuf list member. */
@@ -142,15 +160,12 @@ export class EncodedItems {
     // on a miss, the full key are looked up once, for the look-up and the entry both.
     const slot = this.slot(view, form);
     const latest = slot.get(storageKey);
-    if (latest !== undefined && latest.rv === rv) {
-      const hit = this.cache.get(latest.key);
-      if (hit !== undefined) return hit.value as T;
-    }
+    if (latest !== undefined && latest.rv === rv) return this.touch(latest).value as T;
     const key = cacheKey(view, form, storageKey, rv);
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit.value as T;
     const value = encode();
-    const entry: Entry = { value, rv, storageKey, key, slot };
+    const entry: Entry = { value, rv, storageKey, key, slot, touched: ++this.added };
     this.cache.set(key, entry);
     // In the slot only while the LRU holds it (a value over the whole bound is not stored at all).
     if (this.cache.peek(entry.key) === entry) slot.set(storageKey, entry);
@@ -163,11 +178,36 @@ export class EncodedItems {
     storageKey: string,
     rv: string,
   ): T | undefined {
+    return this.find<T>(this.slots.get(view)?.get(form), view, form, storageKey, rv);
+  }
+
+  /** A cached state by its slot (the fast way), else by the full key; never encodes. */
+  private find<T extends string | Uint8Array>(
+    slot: Slot | undefined,
+    view: ViewName,
+    form: string,
+    storageKey: string,
+    rv: string,
+  ): T | undefined {
     if (rv === '') return undefined;
-    const latest = this.slots.get(view)?.get(form)?.get(storageKey);
-    // The LRU's get keeps its recency; the entry's key string was hashed when it was stored.
-    if (latest !== undefined && latest.rv === rv) return this.cache.get(latest.key)?.value as T | undefined;
+    const latest = slot?.get(storageKey);
+    if (latest !== undefined && latest.rv === rv) return this.touch(latest).value as T;
     return this.cache.get(cacheKey(view, form, storageKey, rv))?.value as T | undefined;
+  }
+
+  /**
+   * A slot's entry, which the LRU holds as long as the slot does (dispose above), marked used.
+   * Eviction only ever weighs entries against ones added later, so an entry touched since the
+   * last addition is not moved again: a list of 10,000 held items, with nothing added since the
+   * previous one, costs no LRU update (the order among entries touched since the same addition
+   * is then theirs at that addition, not their last use).
+   */
+  private touch(entry: Entry): Entry {
+    if (entry.touched !== this.added) {
+      this.cache.get(entry.key);
+      entry.touched = this.added;
+    }
+    return entry;
   }
 
   private slot(view: ViewName, form: string): Slot {
@@ -203,6 +243,8 @@ interface Entry {
   /** The LRU's key: view, form, version and storage key. */
   readonly key: string;
   readonly slot: Slot;
+  /** `added` when the LRU last moved it to the front. */
+  touched: number;
 }
 
 const byStorage = new WeakMap<Storage, EncodedItems>();

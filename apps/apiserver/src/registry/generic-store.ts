@@ -214,7 +214,7 @@ export class GenericStore<I extends InternalObject> {
     }
     // Everything under this key root was written through this store as an I.
     return this.listWith(namespace, q, {
-      cached: (key, rv) => this.encoded.cachedListItem(this.view, key, rv),
+      cached: this.encoded.cachedListItems(this.view),
       decode: (key, rv, parse) => this.encoded.listItem(this.view, key, rv, () => parse() as unknown as I),
     });
   }
@@ -242,7 +242,7 @@ export class GenericStore<I extends InternalObject> {
       };
     }
     return this.listWith(namespace, q, {
-      cached: (key, rv) => this.encoded.cachedListItemProto(this.view, key, rv),
+      cached: this.encoded.cachedListItemsProto(this.view),
       decode: (key, rv, parse) =>
         this.encoded.listItemProto(this.view, key, rv, () => parse() as unknown as I, encode),
     });

@@ -16,6 +16,14 @@ export interface Keyspace {
   readonly index: string;
   /** Sorted set: object keys scored by logical expiry time (ms since the epoch). */
   readonly expiry: string;
+  /**
+   * Hash: object key -> resourceVersion of its last write, so a keys-only page reads a thousand
+   * versions with one HMGET instead of one HGET per object hash. Trusted only while `versionsAt`
+   * equals `rv` (see page-script.ts); keys written before this layout have no entry.
+   */
+  readonly versions: string;
+  /** String: the resourceVersion up to which `versions` saw every write (a write by an older server moves `rv` past it). */
+  readonly versionsAt: string;
   /** Prefix of the object hashes: `objectPrefix + key` holds fields `v` (JSON) and `rv`. */
   readonly objectPrefix: string;
   object(key: string): string;
@@ -34,6 +42,8 @@ export function keyspace(prefix: string): Keyspace {
     log: `${base}:log`,
     index: `${base}:index`,
     expiry: `${base}:expiry`,
+    versions: `${base}:versions`,
+    versionsAt: `${base}:versions-at`,
     objectPrefix,
     object: (key) => objectPrefix + key,
   };

@@ -93,7 +93,7 @@ export class RedisBackend implements StorageBackend {
     const ttl = op.kind === 'delete' || op.ttlMs === undefined ? '' : String(op.ttlMs);
     const [status, rv] = (await this.eval(
       writeScript,
-      [k.rv, k.index, k.expiry, k.log, k.object(op.key)],
+      [k.rv, k.index, k.expiry, k.log, k.object(op.key), k.versions, k.versionsAt],
       [op.kind, op.key, value, expect, ttl, this.opts.expirySafetyMarginMs],
     )) as [string, number | undefined];
     if (status === 'ok') return { ok: true, rv: Number(rv) };
@@ -104,7 +104,7 @@ export class RedisBackend implements StorageBackend {
     const k = this.keys;
     const reply = (await this.eval(
       pageScript,
-      [k.rv, k.index, k.log, k.compacted],
+      [k.rv, k.index, k.log, k.compacted, k.expiry, k.versions, k.versionsAt],
       [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV],
       true,
     )) as [Buffer, number, number?, number?, Buffer[]?];
@@ -135,7 +135,7 @@ export class RedisBackend implements StorageBackend {
     const k = this.keys;
     const reply = (await this.eval(
       pageScript,
-      [k.rv, k.index, k.log, k.compacted],
+      [k.rv, k.index, k.log, k.compacted, k.expiry, k.versions, k.versionsAt],
       [k.objectPrefix, req.prefix, req.start, req.count, req.atRV === undefined ? '' : req.atRV, mode],
       true,
     )) as [Buffer, number, number?, number?, (Buffer | [Buffer, Buffer])?];
@@ -197,7 +197,13 @@ export class RedisBackend implements StorageBackend {
 
   async reapExpired(): Promise<number> {
     const k = this.keys;
-    return Number(await this.eval(reapScript, [k.rv, k.index, k.expiry, k.log], [k.objectPrefix, reapBatch]));
+    return Number(
+      await this.eval(
+        reapScript,
+        [k.rv, k.index, k.expiry, k.log, k.versions, k.versionsAt],
+        [k.objectPrefix, reapBatch],
+      ),
+    );
   }
 
   async ping(timeoutMs: number): Promise<void> {

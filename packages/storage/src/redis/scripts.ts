@@ -21,8 +21,26 @@ local function nowMs()
 end
 `;
 
-/** KEYS: rv, index, expiry, log, object. ARGV: kind, key, value, expectRV, ttlMs|'', safetyMarginMs. */
-export const writeScript = new LuaScript(`${now}
+/**
+ * The versions hash's upkeep (keyspace.ts, page-script.ts), for a script about to bump the
+ * counter from `cur`: the hash is right for every key it holds only if no write went by it since
+ * `versions-at` (a server of an older build bumps `rv` without it). When one did, the hash is
+ * emptied, which makes it right again: a key without an entry is read from its object hash.
+ */
+const versions = `
+local function versionsFrom(vkey, atkey, cur, nextRV)
+  local at
+  -- SET ... GET (Redis 6.2, as XTRIM MINID): the new mark and the old one in one command.
+  if nextRV then at = redis.call('SET', atkey, nextRV, 'GET') else at = redis.call('GET', atkey) end
+  if at ~= string.format('%d', cur) then redis.call('UNLINK', vkey) end
+end
+`;
+
+/**
+ * KEYS: rv, index, expiry, log, object, versions, versions-at. ARGV: kind, key, value, expectRV,
+ * ttlMs|'', safetyMarginMs.
+ */
+export const writeScript = new LuaScript(`${now}${versions}
 local kind, key, value, expect, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local cur = redis.call('HMGET', KEYS[5], 'v', 'rv')
 local exists = cur[1] ~= false
@@ -36,15 +54,18 @@ elseif cur[2] ~= expect then
   return {'conflict'}
 end
 local rv = redis.call('INCR', KEYS[1])
-local id = string.format('%d-0', rv)
+local id, rvs = string.format('%d-0', rv), string.format('%d', rv)
+versionsFrom(KEYS[6], KEYS[7], rv - 1, rvs)
 if kind == 'delete' then
   redis.call('DEL', KEYS[5])
+  redis.call('HDEL', KEYS[6], key)
   redis.call('ZREM', KEYS[2], key)
   redis.call('ZREM', KEYS[3], key)
   redis.call('XADD', KEYS[4], id, 't', 'DELETED', 'k', key, 'p', cur[1], 'r', cur[2])
   return {'ok', rv}
 end
-redis.call('HSET', KEYS[5], 'v', value, 'rv', string.format('%d', rv))
+redis.call('HSET', KEYS[5], 'v', value, 'rv', rvs)
+redis.call('HSET', KEYS[6], key, rvs)
 if ttl ~= '' then
   local at = nowMs() + tonumber(ttl)
   redis.call('ZADD', KEYS[3], string.format('%d', at), key)
@@ -63,17 +84,20 @@ return {'ok', rv}
 `);
 
 /**
- * KEYS: rv, index, expiry, log. ARGV: object key prefix, batch size. Deletes due objects with a
+ * KEYS: rv, index, expiry, log, versions, versions-at. ARGV: object key prefix, batch size. Deletes due objects with a
  * DELETED entry each; running it from several servers at once is harmless (scripts serialise,
  * the second finds nothing due). Object keys are built here, which Redis Cluster accepts because
  * they share the store's hash tag.
  */
-export const reapScript = new LuaScript(`${now}
+export const reapScript = new LuaScript(`${now}${versions}
 local due = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', nowMs()), 'LIMIT', 0, tonumber(ARGV[2]))
+if #due == 0 then return 0 end
+versionsFrom(KEYS[5], KEYS[6], tonumber(redis.call('GET', KEYS[1]) or '0'))
 for _, key in ipairs(due) do
   local okey = ARGV[1] .. key
   local cur = redis.call('HMGET', okey, 'v', 'rv')
   redis.call('ZREM', KEYS[3], key)
+  redis.call('HDEL', KEYS[5], key)
   if cur[1] then
     redis.call('DEL', okey)
     redis.call('ZREM', KEYS[2], key)
@@ -84,6 +108,7 @@ for _, key in ipairs(due) do
     redis.call('ZREM', KEYS[2], key)
   end
 end
+redis.call('SET', KEYS[6], redis.call('GET', KEYS[1]) or '0')
 return #due
 `);
 

@@ -12,7 +12,16 @@ export const randomPrefix = (): string => `/test-${randomUUID()}`;
 export async function dropStore(client: Redis, prefix: string): Promise<void> {
   const k = keyspace(prefix);
   const members = await client.zrange(k.index, '0', '-1');
-  const keys = [k.rv, k.compacted, k.log, k.index, k.expiry, ...members.map((m) => k.object(m))];
+  const keys = [
+    k.rv,
+    k.compacted,
+    k.log,
+    k.index,
+    k.expiry,
+    k.versions,
+    k.versionsAt,
+    ...members.map((m) => k.object(m)),
+  ];
   for (let i = 0; i < keys.length; i += 500) await client.del(...keys.slice(i, i + 500));
 }
 

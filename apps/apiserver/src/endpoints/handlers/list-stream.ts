@@ -4,6 +4,7 @@ import { createGzip } from 'node:zlib';
 import type { ListResult } from '@keel/storage';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
 import { GZIP_LEVEL, mayGzip, writeBody } from '../respond.js';
+import { ChunkPool } from './chunk-pool.js';
 import { listBody } from './list-body.js';
 
 /** Below this a list goes out in one write with a Content-Length, as before. */
@@ -49,13 +50,16 @@ function startStream(res: ServerResponse, length: number): Writable {
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}\n');
 
+/** Shared by every streamed list: a few idle chunks kept (4 MiB at most). */
+export const listChunks = new ChunkPool(CHUNK, 4);
+
 /**
  * Writes a `<Kind>List` as the real server's streaming collection encoder does: the envelope,
  * then the items' JSON (each already encoded as UTF-8 bytes, see GenericStore.listJson), a large
- * list in chunks so it starts arriving early. The chunks are the items' bytes copied together
- * (no body-sized string is built, nothing is converted to UTF-8 again per request). The bytes
- * equal the one-shot encoding (same key order, the trailing newline); small lists go out in one
- * write.
+ * list in chunks so it starts arriving early. The chunks are the items' bytes copied into
+ * reused buffers (no body-sized string is built, nothing is converted to UTF-8 again per
+ * request, no fresh buffer per chunk). The bytes equal the one-shot encoding (same key order,
+ * the trailing newline); small lists go out in one write.
  */
 export async function writeList<I extends InternalObject>(
   res: ServerResponse,
@@ -65,32 +69,74 @@ export async function writeList<I extends InternalObject>(
   const { items: _items, ...envelope } = listBody(view, { ...result, items: [] });
   // The envelope's own JSON without its closing brace, then the items member.
   const head = Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
-  let parts: Buffer[] = [head];
-  let bytes = head.length;
-  let out: Writable | undefined;
   const items = result.items;
   let length = head.length + CLOSE.length + Math.max(0, items.length - 1);
   for (const item of items) length += item.length;
+  if (length < STREAM_THRESHOLD) {
+    const parts: Buffer[] = [head];
+    items.forEach((item, i) => (i > 0 ? parts.push(COMMA, item) : parts.push(item)));
+    parts.push(CLOSE);
+    writeBody(res, 200, Buffer.concat(parts, length), 'application/json');
+    return;
+  }
+  if (res.destroyed) return;
+  const body = new ChunkedBody(startStream(res, length), () => res.destroyed);
+  body.put(head);
   for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    if (i > 0) {
-      parts.push(COMMA);
-      bytes++;
-    }
-    parts.push(item);
-    bytes += item.length;
-    if (bytes >= (out ? CHUNK : STREAM_THRESHOLD)) {
+    const first = i === 0 || body.put(COMMA);
+    if (!(body.put(items[i]!) && first)) {
       if (res.destroyed) return;
-      out ??= startStream(res, length);
-      const flushed = out.write(Buffer.concat(parts, bytes));
-      parts = [];
-      bytes = 0;
-      if (!flushed) await drained(out);
+      await drained(body.out);
     }
   }
-  parts.push(CLOSE);
-  bytes += CLOSE.length;
-  const last = Buffer.concat(parts, bytes);
-  if (!out) writeBody(res, 200, last, 'application/json');
-  else if (!res.destroyed) out.end(last);
+  body.put(CLOSE);
+  body.end();
+}
+
+/**
+ * Bytes copied into pooled chunks, each handed to the stream once full: the first at
+ * STREAM_THRESHOLD so the body starts early, then every CHUNK. `put` answers false when the
+ * stream asks to wait for 'drain' (or is gone).
+ */
+class ChunkedBody {
+  private chunk = listChunks.take();
+  private used = 0;
+  private flushAt = STREAM_THRESHOLD;
+
+  constructor(
+    readonly out: Writable,
+    private readonly gone: () => boolean,
+  ) {}
+
+  put(bytes: Buffer): boolean {
+    let ok = true;
+    if (this.used > 0 && this.used + bytes.length > this.chunk.length) ok = this.flush();
+    // Larger than a chunk: it goes out as it is (the cache's bytes are never changed).
+    if (bytes.length > this.chunk.length) return this.write(bytes) && ok;
+    this.chunk.set(bytes, this.used);
+    this.used += bytes.length;
+    if (this.used >= this.flushAt) ok = this.flush() && ok;
+    return ok;
+  }
+
+  end(): void {
+    if (this.gone()) return;
+    const chunk = this.chunk;
+    this.out.end(chunk.subarray(0, this.used), () => listChunks.give(chunk));
+  }
+
+  private flush(): boolean {
+    if (this.gone()) return false;
+    const chunk = this.chunk;
+    const ok = this.write(chunk.subarray(0, this.used), () => listChunks.give(chunk));
+    this.chunk = listChunks.take();
+    this.used = 0;
+    this.flushAt = CHUNK;
+    return ok;
+  }
+
+  private write(bytes: Buffer, done?: () => void): boolean {
+    if (this.gone()) return false;
+    return done ? this.out.write(bytes, done) : this.out.write(bytes);
+  }
 }
