@@ -193,7 +193,7 @@ export {
 
 export { isJsonObject, cloneJson, pruneNulls, type JsonValue, type JsonObject } from './json.js';
 export { goJsonSyntaxError, jsonNestsTooDeep, MAX_NESTING_DEPTH } from './go-json-syntax.js';
-export { jsonDuplicateFields } from './go-json-duplicates.js';
+export { jsonDuplicateFields, jsonHasDuplicateFields } from './go-json-duplicates.js';
 export { applyJsonPatch, applyMergePatch, maxJsonPatchOperations } from './patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export { objectMetaSmpSchema, type SmpSchema, type SmpFieldMeta } from './smp-support.js';

@@ -11,7 +11,7 @@ export const createResource: Handler = async (scope, { req, res, url, info, user
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const body = await decodeObjectBody(req, raw, scope.view.kind);
   const { object } = decodeWithValidation(scope.view, body, opts.fieldValidation, res, () =>
-    jsonDuplicates(req, raw),
+    jsonDuplicates(req, raw, body),
   );
   const created = await scope.store.create(
     info.namespace,
