@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { goJsonSyntaxError, jsonNestsTooDeep, MAX_NESTING_DEPTH } from './go-json-syntax.js';
 
 describe('goJsonSyntaxError', () => {
-  it.each(['{}', '[]', ' {"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"]} ', '0', '"s"', '[ ]', '{ }', '1E5'])('%j is valid', (text) => {
-    expect(goJsonSyntaxError(text)).toBeUndefined();
-  });
+  it.each(['{}', '[]', ' {"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"]} ', '0', '"s"', '[ ]', '{ }', '1E5'])(
+    '%j is valid',
+    (text) => {
+      expect(goJsonSyntaxError(text)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['', 'unexpected end of JSON input'],

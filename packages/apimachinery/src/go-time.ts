@@ -44,7 +44,8 @@ function withMessage(value: string, message: string): TimeParseError {
   return new TimeParseError(`parsing time ${goTimeQuote(value)}${message}`);
 }
 
-const isDigit = (s: string, i: number): boolean => i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
+const isDigit = (s: string, i: number): boolean =>
+  i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
 
 /** Go's getnum: one or two digits (exactly two when fixed). */
 function getnum(s: string, fixed: boolean): [number, string] | undefined {
@@ -73,7 +74,9 @@ export function civilFromDays(days: number): { year: number; month: number; day:
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -139,7 +142,10 @@ function parseCommonRFC3339(s: string): ParsedTime | undefined {
     if (h < 0 || m < 0 || h > 24 || m > 60) return undefined;
     offset = (zone === 45 ? -1 : 1) * (h * 3600 + m * 60);
   } else return undefined;
-  return { seconds: daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset, nanos };
+  return {
+    seconds: daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset,
+    nanos,
+  };
 }
 
 export function parseRFC3339(value: string): ParsedTime {
@@ -163,11 +169,17 @@ export function parseRFC3339Stepwise(value: string): ParsedTime {
       return v.slice(text.length);
     };
   const num =
-    (std: string, fixed: boolean, range: [number, number, string] | undefined, set: (n: number) => void): Step =>
+    (
+      std: string,
+      fixed: boolean,
+      range: [number, number, string] | undefined,
+      set: (n: number) => void,
+    ): Step =>
     (v) => {
       const got = getnum(v, fixed);
       if (!got) throw cannotParse(value, v, std);
-      if (range && (got[0] < range[0] || got[0] > range[1])) throw withMessage(value, `: ${range[2]} out of range`);
+      if (range && (got[0] < range[0] || got[0] > range[1]))
+        throw withMessage(value, `: ${range[2]} out of range`);
       set(got[0]);
       return got[1];
     };

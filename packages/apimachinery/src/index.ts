@@ -152,7 +152,11 @@ export {
   type Labels,
 } from './label-selector.js';
 export { parseLabelSelector } from './label-selector-parser.js';
-export { labelSelectorFromSpec, type LabelSelectorSpec, type LabelSelectorRequirementSpec } from './label-selector-meta.js';
+export {
+  labelSelectorFromSpec,
+  type LabelSelectorSpec,
+  type LabelSelectorRequirementSpec,
+} from './label-selector-meta.js';
 export {
   parseFieldSelector,
   escapeFieldValue,
@@ -209,7 +213,14 @@ export {
   type DecodedContinue,
 } from './continue-token.js';
 
-export { generateName, randomNameString, newUid, nameAlphabet, maxGeneratedNameLength, randomNameSuffixLength } from './names.js';
+export {
+  generateName,
+  randomNameString,
+  newUid,
+  nameAlphabet,
+  maxGeneratedNameLength,
+  randomNameSuffixLength,
+} from './names.js';
 
 export {
   queryString,
@@ -222,7 +233,13 @@ export {
   fieldManagerFromUserAgent,
   fieldManagerMaxLength,
 } from './query-params.js';
-export { parseListOptions, validateListOptions, parseResourceVersion, type ListOptions, type ListOptionsConfig } from './list-options.js';
+export {
+  parseListOptions,
+  validateListOptions,
+  parseResourceVersion,
+  type ListOptions,
+  type ListOptionsConfig,
+} from './list-options.js';
 export {
   parseCreateOptions,
   parseUpdateOptions,
