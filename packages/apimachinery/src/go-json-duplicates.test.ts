@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDuplicateFields } from './go-json-duplicates.js';
+import { jsonDuplicateFields, jsonHasDuplicateFields } from './go-json-duplicates.js';
 
 describe('jsonDuplicateFields', () => {
   it.each([
@@ -29,5 +29,41 @@ describe('jsonDuplicateFields', () => {
     expect(jsonDuplicateFields(`{"spec":${'['.repeat(d)}1${']'.repeat(d)}}`)).toEqual([]);
     const objects = `{"data":${'{"a":'.repeat(d)}{"x":1,"x":2}${'}'.repeat(d)}}`;
     expect(jsonDuplicateFields(objects)).toEqual([`data${'.a'.repeat(d)}.x`]);
+  });
+});
+
+describe('jsonHasDuplicateFields', () => {
+  const has = (text: string) => jsonHasDuplicateFields(Buffer.from(text, 'utf8'), JSON.parse(text));
+
+  it.each([
+    '{}',
+    '[]',
+    '"a:b"',
+    '{"a":1,"b":2}',
+    '{"a":1,"a":2}',
+    '{"metadata":{"name":"x","labels":{"k":"1","k":"2"},"name":"y"}}',
+    '{"items":[{"n":1,"n":2},{"n":3}],"s":"{\\"a\\":1,\\"a\\":2}"}',
+    ' { "a" : [ 1 , true , null , "x" ] , "b" : { } , "a" : -1.5e3 } ',
+    '{"a\\u0062":1,"ab":2}',
+    '{"a\\u0062":1,"ac":2}',
+    '[1,{"x":1,"x":2}]',
+    '[1,{"x":1,"y":2},[{"z":{}}]]',
+    '{"k:\\":\\"":"v:\\"x:","k":"::"}',
+    '{"ü:ß":"日本:語","ü:ß":1}',
+    '{"ü:ß":"日本:語","üß":1}',
+    '{"__proto__":1,"a":{"__proto__":{"b":1}}}',
+    '{"__proto__":1,"__proto__":2}',
+    '{"a":{"b":{"c":[{"d":1},{"d":1,"d":2}]}}}',
+    '{"a":"\\\\","a":1}',
+    '{"a":"\\\\","b":"\\\\:"}',
+  ])('agrees with jsonDuplicateFields on %s', (text) => {
+    expect(has(text)).toBe(jsonDuplicateFields(text).length > 0);
+  });
+
+  it('counts through bodies nested as deep as Go accepts', () => {
+    const d = 9_999;
+    expect(has(`{"data":${'{"a":'.repeat(d)}{"x":1,"y":2}${'}'.repeat(d)}}`)).toBe(false);
+    expect(has(`{"data":${'{"a":'.repeat(d)}{"x":1,"x":2}${'}'.repeat(d)}}`)).toBe(true);
+    expect(has(`{"spec":${'['.repeat(d)}{"x":1,"x":2}${']'.repeat(d)}}`)).toBe(true);
   });
 });

@@ -14,6 +14,51 @@ interface Frame {
   index: number;
 }
 
+/**
+ * Whether a JSON object body repeats a member name somewhere, from its bytes and `parsed`, the
+ * untouched result of JSON.parse of them: every member of the text has exactly one `:` outside
+ * strings, and JSON.parse keeps one key per distinct name of an object, so the text repeats a
+ * name exactly when it has more such colons than `parsed` has keys. Both counts are one plain
+ * pass, where jsonDuplicateFields tokenises every member; a write then runs that only when
+ * there is something to report.
+ */
+export function jsonHasDuplicateFields(raw: Uint8Array, parsed: unknown): boolean {
+  let members = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i];
+    // UTF-8 continuation bytes are all >= 0x80, so these three bytes are always themselves.
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x3a) members++;
+  }
+  return members !== keyCount(parsed);
+}
+
+/** The own keys of every object in a parsed JSON value, iteratively (it may nest 10,000 deep). */
+function keyCount(value: unknown): number {
+  let keys = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const item of v) if (typeof item === 'object' && item !== null) pending.push(item);
+      continue;
+    }
+    // JSON.parse makes plain objects with own data keys only (`__proto__` included), so for-in
+    // sees exactly those.
+    for (const k in v) {
+      keys++;
+      const item = (v as Record<string, unknown>)[k];
+      if (typeof item === 'object' && item !== null) pending.push(item);
+    }
+  }
+  return keys;
+}
+
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**

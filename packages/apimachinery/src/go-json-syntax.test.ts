@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { goJsonSyntaxError } from './go-json-syntax.js';
+import { goJsonSyntaxError, jsonNestsTooDeep, MAX_NESTING_DEPTH } from './go-json-syntax.js';
 
 describe('goJsonSyntaxError', () => {
-  it.each(['{}', '[]', ' {"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"]} ', '0', '"s"', '[ ]', '{ }', '1E5'])('%j is valid', (text) => {
-    expect(goJsonSyntaxError(text)).toBeUndefined();
-  });
+  it.each(['{}', '[]', ' {"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"]} ', '0', '"s"', '[ ]', '{ }', '1E5'])(
+    '%j is valid',
+    (text) => {
+      expect(goJsonSyntaxError(text)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['', 'unexpected end of JSON input'],
@@ -43,5 +46,25 @@ describe('goJsonSyntaxError', () => {
     [[0x7b, 0x7d], undefined],
   ])('bytes %j → %s', (bytes, message) => {
     expect(goJsonSyntaxError(Uint8Array.from(bytes))).toBe(message);
+  });
+});
+
+describe('jsonNestsTooDeep', () => {
+  const bytes = (s: string) => Buffer.from(s, 'utf8');
+
+  it('takes Go’s limit and refuses one level more, short texts included', () => {
+    const d = MAX_NESTING_DEPTH;
+    expect(jsonNestsTooDeep(bytes(`${'['.repeat(d)}${']'.repeat(d)}`))).toBe(false);
+    expect(jsonNestsTooDeep(bytes(`${'['.repeat(d + 1)}${']'.repeat(d + 1)}`))).toBe(true);
+    // Exactly one byte per level, unclosed: the shortest text over the limit.
+    expect(jsonNestsTooDeep(bytes('{'.repeat(d + 1)))).toBe(true);
+    expect(jsonNestsTooDeep(bytes('{'.repeat(d)))).toBe(false);
+    expect(jsonNestsTooDeep(bytes('{"a":1}'))).toBe(false);
+  });
+
+  it('does not count brackets inside strings', () => {
+    const d = MAX_NESTING_DEPTH;
+    expect(jsonNestsTooDeep(bytes(JSON.stringify({ s: '['.repeat(2 * d) })))).toBe(false);
+    expect(jsonNestsTooDeep(bytes(`["\\"${'['.repeat(2 * d)}"]`))).toBe(false);
   });
 });

@@ -35,6 +35,8 @@ export const MAX_NESTING_DEPTH = 10_000;
  * bytes, so every body can be checked before anything recursive walks the parsed value.
  */
 export function jsonNestsTooDeep(raw: Uint8Array): boolean {
+  // Every level opens with a byte of its own: a shorter text cannot go deeper than the limit.
+  if (raw.length <= MAX_NESTING_DEPTH) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < raw.length; i++) {

@@ -152,7 +152,11 @@ export {
   type Labels,
 } from './label-selector.js';
 export { parseLabelSelector } from './label-selector-parser.js';
-export { labelSelectorFromSpec, type LabelSelectorSpec, type LabelSelectorRequirementSpec } from './label-selector-meta.js';
+export {
+  labelSelectorFromSpec,
+  type LabelSelectorSpec,
+  type LabelSelectorRequirementSpec,
+} from './label-selector-meta.js';
 export {
   parseFieldSelector,
   escapeFieldValue,
@@ -193,7 +197,7 @@ export {
 
 export { isJsonObject, cloneJson, pruneNulls, type JsonValue, type JsonObject } from './json.js';
 export { goJsonSyntaxError, jsonNestsTooDeep, MAX_NESTING_DEPTH } from './go-json-syntax.js';
-export { jsonDuplicateFields } from './go-json-duplicates.js';
+export { jsonDuplicateFields, jsonHasDuplicateFields } from './go-json-duplicates.js';
 export { applyJsonPatch, applyMergePatch, maxJsonPatchOperations } from './patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export { objectMetaSmpSchema, type SmpSchema, type SmpFieldMeta } from './smp-support.js';
@@ -209,7 +213,14 @@ export {
   type DecodedContinue,
 } from './continue-token.js';
 
-export { generateName, randomNameString, newUid, nameAlphabet, maxGeneratedNameLength, randomNameSuffixLength } from './names.js';
+export {
+  generateName,
+  randomNameString,
+  newUid,
+  nameAlphabet,
+  maxGeneratedNameLength,
+  randomNameSuffixLength,
+} from './names.js';
 
 export {
   queryString,
@@ -222,7 +233,13 @@ export {
   fieldManagerFromUserAgent,
   fieldManagerMaxLength,
 } from './query-params.js';
-export { parseListOptions, validateListOptions, parseResourceVersion, type ListOptions, type ListOptionsConfig } from './list-options.js';
+export {
+  parseListOptions,
+  validateListOptions,
+  parseResourceVersion,
+  type ListOptions,
+  type ListOptionsConfig,
+} from './list-options.js';
 export {
   parseCreateOptions,
   parseUpdateOptions,

@@ -2,19 +2,14 @@
  * Building the stored Event in its canonical form (fixed member order, zero values absent),
  * whichever wire version it was decoded from.
  */
-import type { ObjectMeta, ObjectReference } from '@keel/resource';
+import type { ObjectReference } from '@keel/resource';
 import type { EventSeries, EventSource, InternalEvent } from './types.js';
 
 type Wire = Record<string, unknown>;
 
-/** One `[key, value]` pair of T, the value possibly undefined. */
-type Entry<T> = { [K in keyof T & string]-?: readonly [K, T[K] | undefined] }[keyof T & string];
-
-/** Copies the defined members in the given order; the result has no undefined members. */
-function compact<T extends object>(entries: readonly Entry<T>[]): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of entries) if (v !== undefined) out[k] = v;
-  return out as T;
+/** Sets `key` unless `value` is undefined: the result has no undefined members. */
+function put(out: Wire, key: string, value: unknown): void {
+  if (value !== undefined) out[key] = value;
 }
 
 function str(v: unknown): string | undefined {
@@ -30,25 +25,27 @@ const refKeys = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVers
 /** An ObjectReference without empty members (`{}` when all are empty). */
 function refFrom(w: unknown): ObjectReference {
   const r = (w ?? {}) as Wire;
-  return compact<ObjectReference>(refKeys.map((k) => [k, str(r[k])] as const));
+  const out: Wire = {};
+  for (const k of refKeys) put(out, k, str(r[k]));
+  return out;
 }
 
 function sourceFrom(w: unknown): EventSource {
   const s = (w ?? {}) as Wire;
-  return compact<EventSource>([
-    ['component', str(s.component)],
-    ['host', str(s.host)],
-  ]);
+  const out: Wire = {};
+  put(out, 'component', str(s.component));
+  put(out, 'host', str(s.host));
+  return out;
 }
 
 /** A Go pointer: absent stays absent, `{}` stays `{}`. */
 function seriesFrom(w: unknown): EventSeries | undefined {
   if (w === undefined || w === null) return undefined;
   const s = w as Wire;
-  return compact<EventSeries>([
-    ['count', num(s.count)],
-    ['lastObservedTime', str(s.lastObservedTime)],
-  ]);
+  const out: Wire = {};
+  put(out, 'count', num(s.count));
+  put(out, 'lastObservedTime', str(s.lastObservedTime));
+  return out;
 }
 
 function nonEmpty<T extends object>(o: T): T | undefined {
@@ -57,22 +54,22 @@ function nonEmpty<T extends object>(o: T): T | undefined {
 
 /** The stored Event in canonical form: zero values dropped, members in core/v1 order. */
 export function makeEvent(e: InternalEvent): InternalEvent {
-  const metadata: ObjectMeta = e.metadata;
-  return compact<InternalEvent>([
-    ['metadata', metadata],
-    ['involvedObject', nonEmpty(refFrom(e.involvedObject))],
-    ['reason', str(e.reason)],
-    ['message', str(e.message)],
-    ['source', nonEmpty(sourceFrom(e.source))],
-    ['firstTimestamp', str(e.firstTimestamp)],
-    ['lastTimestamp', str(e.lastTimestamp)],
-    ['count', num(e.count)],
-    ['type', str(e.type)],
-    ['eventTime', str(e.eventTime)],
-    ['series', seriesFrom(e.series)],
-    ['action', str(e.action)],
-    ['related', e.related === undefined ? undefined : refFrom(e.related)],
-    ['reportingComponent', str(e.reportingComponent)],
-    ['reportingInstance', str(e.reportingInstance)],
-  ]);
+  // Member by member rather than from a list of pairs: every Event decoded is built here.
+  const out: Wire = {};
+  put(out, 'metadata', e.metadata);
+  put(out, 'involvedObject', nonEmpty(refFrom(e.involvedObject)));
+  put(out, 'reason', str(e.reason));
+  put(out, 'message', str(e.message));
+  put(out, 'source', nonEmpty(sourceFrom(e.source)));
+  put(out, 'firstTimestamp', str(e.firstTimestamp));
+  put(out, 'lastTimestamp', str(e.lastTimestamp));
+  put(out, 'count', num(e.count));
+  put(out, 'type', str(e.type));
+  put(out, 'eventTime', str(e.eventTime));
+  put(out, 'series', seriesFrom(e.series));
+  put(out, 'action', str(e.action));
+  put(out, 'related', e.related === undefined ? undefined : refFrom(e.related));
+  put(out, 'reportingComponent', str(e.reportingComponent));
+  put(out, 'reportingInstance', str(e.reportingInstance));
+  return out as unknown as InternalEvent;
 }

@@ -4,6 +4,7 @@ import {
   StatusError,
   goJsonSyntaxError,
   jsonDuplicateFields,
+  jsonHasDuplicateFields,
   jsonNestsTooDeep,
   requestEntityTooLarge,
   unsupportedMediaType,
@@ -128,11 +129,17 @@ export function parseObjectJson(raw: Buffer, kind: string): unknown {
   );
 }
 
-/** Members a JSON body repeats (fieldValidation reports them); none for other media types. */
-export function jsonDuplicates(req: IncomingMessage, raw: Buffer): string[] {
+/**
+ * Members a JSON body repeats (fieldValidation reports them); none for other media types.
+ * `parsed`, when given, is the body's JSON.parse as it came out (nothing has changed it yet): the
+ * common body, which repeats nothing, is then told apart by counting alone.
+ */
+export function jsonDuplicates(req: IncomingMessage, raw: Buffer, parsed?: unknown): string[] {
   const type = mediaType(req);
   const json = type === '' || type === 'application/json' || type === '*/*';
-  return json ? jsonDuplicateFields(raw.toString('utf8')) : [];
+  if (!json) return [];
+  if (parsed !== undefined && !jsonHasDuplicateFields(raw, parsed)) return [];
+  return jsonDuplicateFields(raw.toString('utf8'));
 }
 
 /** A JSON patch document: malformed JSON is a 400 with Go's syntax error (the patch libraries' text). */

@@ -44,8 +44,10 @@ export function decodeWithValidation<I extends InternalObject>(
   res: ServerResponse,
   duplicates: () => readonly string[] = () => [],
 ): Decoded<I> {
+  // Before the decode: the duplicate check may count the members of `body` as JSON.parse made it.
+  const repeated = directive === 'Ignore' ? [] : duplicates();
   const decoded = view.decode(body);
-  const problems = strictProblems(decoded, directive === 'Ignore' ? [] : duplicates());
+  const problems = strictProblems(decoded, repeated);
   if (problems.length === 0 || directive === 'Ignore') return decoded;
   if (directive === 'Strict') {
     throw badRequest(

@@ -12,7 +12,7 @@ export const updateResource: Handler = async (scope, r) => {
   const raw = await readBody(req, scope.maxRequestBodyBytes);
   const body = await decodeObjectBody(req, raw, scope.view.kind);
   const { object } = decodeWithValidation(scope.view, body, opts.fieldValidation, res, () =>
-    jsonDuplicates(req, raw),
+    jsonDuplicates(req, raw, body),
   );
   const wire = wireObject(body, scope.view, object);
   // Each storage retry needs its own copy: the store fills metadata into what it gets.
