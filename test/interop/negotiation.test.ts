@@ -178,6 +178,21 @@ const cases: readonly Case[] = [
   },
   { method: 'DELETE', path: `${CMS}?labelSelector=app%3Dtw`, accept: J + TABLE, compare: 'masked' },
   { method: 'POST', path: SSAR, accept: J + TABLE, body: REVIEW, compare: 'exact' },
+  // Subresources without a table convertor (negotiation comes first: nothing needs to exist).
+  {
+    method: 'POST',
+    path: `/api/v1/namespaces/${NS}/pods/bp/binding`,
+    accept: J + TABLE,
+    body: { metadata: { name: 'bp' }, target: { kind: 'Node', name: 'n1' } },
+    compare: 'exact',
+  },
+  {
+    method: 'POST',
+    path: `/api/v1/namespaces/${NS}/serviceaccounts/default/token`,
+    accept: J + TABLE,
+    body: { spec: { audiences: [] } },
+    compare: 'exact',
+  },
   // HEAD: go-restful's routes take GET only (405); /apis and /apis/<group> are plain handlers.
   { method: 'HEAD', path: `${CMS}/a`, accept: J, compare: 'exact' },
   { method: 'HEAD', path: CMS, accept: J, compare: 'exact' },

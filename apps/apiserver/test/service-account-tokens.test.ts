@@ -51,6 +51,14 @@ describe.each(stores)('service account tokens (%s store)', (_store, redisUrl) =>
     expect(r.text).toBe(UNAUTHORIZED);
   };
 
+  it('refuses a token request asked only for a Table (TokenRequest prints none)', async () => {
+    const r = await server.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts/default/token`, {
+      headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' },
+      body: { spec: { audiences: [] } },
+    });
+    expect([r.status, (r.json as { reason?: string }).reason]).toEqual([406, 'NotAcceptable']);
+  });
+
   it('issues a token that authenticates as the service account', async () => {
     const name = unique('bot');
     const uid = await createServiceAccount(server, ns, name);

@@ -76,6 +76,14 @@ describe('Tables of write answers', () => {
     expect([r.status, (r.json as Json)['kind']]).toEqual([200, 'Table']);
   });
 
+  it('refuses a Table of a binding, which prints none, before anything runs (tokens: service-account-tokens)', async () => {
+    const binding = await server.request('POST', `/api/v1/namespaces/${ns}/pods/nope/binding`, {
+      ...table,
+      body: { metadata: { name: 'nope' }, target: { kind: 'Node', name: 'n1' } },
+    });
+    expect([binding.status, (binding.json as Json)['reason']]).toEqual([406, 'NotAcceptable']);
+  });
+
   it('refuses a Table of a review, which has none, unless another type is acceptable', async () => {
     const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
     const body = {
