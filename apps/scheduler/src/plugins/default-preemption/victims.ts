@@ -122,19 +122,24 @@ export function selectVictimsOnNode(
   const priority = podPriority(pod);
   const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
-  // The dry run hands in one scratch NodeInfo for all its candidates: nothing keeps the copy.
-  let copy: NodeInfo;
-  if (scratch) {
-    scratch.copyFrom(node);
-    copy = scratch;
-  } else copy = node.clone();
-  // The copy is this run's own (the scratch or a fresh clone): nominated pods may join it for
-  // a filter run and leave it again.
-  const scratchCopy = true;
   // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
   const extensions = filters.preFilterExtensionsActive(cycleState);
   const state = extensions ? cycleState.clone() : cycleState;
-  for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
+  // The dry run hands in one scratch NodeInfo for all its candidates: nothing keeps the copy.
+  // Without extensions to tell, the lower-priority pods are simply not copied (the same totals as
+  // adding and then removing them).
+  let copy: NodeInfo;
+  if (scratch && !extensions) {
+    scratch.copyFrom(node, (p) => podPriority(p.pod) >= priority);
+    copy = scratch;
+  } else {
+    if (scratch) scratch.copyFrom(node);
+    copy = scratch ?? node.clone();
+    for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
+  }
+  // The copy is this run's own (the scratch or a fresh clone): nominated pods may join it for
+  // a filter run and leave it again.
+  const scratchCopy = true;
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy, scratchCopy);
   if (s) return { ok: false, status: s };
 
