@@ -35,9 +35,9 @@ export function moreImportantPod(a: Pod, b: Pod, nowMs: number): boolean {
 export function splitByPDBViolation(
   pods: readonly PodInfo[],
   pdbs: readonly PodDisruptionBudget[],
-): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+): { violating: readonly PodInfo[]; nonViolating: readonly PodInfo[] } {
   // No budgets (the common case, and every dry-run candidate asks): nothing to match.
-  if (pdbs.length === 0) return { violating: [], nonViolating: [...pods] };
+  if (pdbs.length === 0) return { violating: [], nonViolating: pods };
   const allowed = pdbs.map((p) => p.status?.disruptionsAllowed ?? 0);
   const selectors = pdbs.map((p) => {
     try {
@@ -120,7 +120,8 @@ export function selectVictimsOnNode(
   scratch?: NodeInfo,
 ): VictimsOutcome {
   const priority = podPriority(pod);
-  const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
+  const potential: PodInfo[] = [];
+  for (const p of node.pods.values()) if (podPriority(p.pod) < priority) potential.push(p);
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
   // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
   const extensions = filters.preFilterExtensionsActive(cycleState);
@@ -143,9 +144,11 @@ export function selectVictimsOnNode(
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy, scratchCopy);
   if (s) return { ok: false, status: s };
 
-  potential.sort((a, b) =>
-    moreImportantPod(a.pod, b.pod, nowMs) ? -1 : moreImportantPod(b.pod, a.pod, nowMs) ? 1 : 0,
-  );
+  if (potential.length > 1) {
+    potential.sort((a, b) =>
+      moreImportantPod(a.pod, b.pod, nowMs) ? -1 : moreImportantPod(b.pod, a.pod, nowMs) ? 1 : 0,
+    );
+  }
   const { violating, nonViolating } = splitByPDBViolation(potential, pdbs);
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
