@@ -111,7 +111,10 @@ describe('PreemptionExecutor', () => {
       const inCache = new Set<string>();
       const done: string[] = [];
       const ex = new PreemptionExecutor({
-        client: { patch: () => Promise.resolve({}), delete: () => Promise.resolve({}) },
+        client: {
+          patch: () => Promise.resolve({}),
+          delete: () => Promise.resolve({}),
+        } as unknown as PreemptionExecutorDeps['client'],
         recorder: () => undefined,
         logger: discardLogger,
         podDisruptionBudgets: () => [],

@@ -179,8 +179,8 @@ export class PreemptionExecutor implements PreemptionHandle {
 
   /** Resolves once none of `victims` is in the cache as a running pod (or the wait is over). */
   private async victimsGone(victims: readonly Pod[]): Promise<void> {
-    const inCache = this.deps.victimInCache;
-    const left = inCache ? victims.filter((v) => inCache(v)) : [];
+    const deps = this.deps;
+    const left = deps.victimInCache ? victims.filter((v) => deps.victimInCache?.(v)) : [];
     if (left.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
