@@ -157,9 +157,20 @@ describe('PreemptionExecutor', () => {
       const { ex, inCache, done } = withCache(30);
       inCache.add('v');
       ex.execute(plan(makePod('p'), makePod('v')));
-      await ex.settle();
-      expect(done).toEqual(['p']);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(done).toEqual([]);
+      await vi.waitFor(() => expect(done).toEqual(['p']));
       expect(ex.isPreempting(makePod('p'))).toBe(false);
+    });
+
+    it('waits only for the writes once shutting down', async () => {
+      const { ex, inCache, done } = withCache(60_000);
+      inCache.add('v1').add('v2');
+      ex.execute(plan(makePod('p'), makePod('v1')));
+      await new Promise((r) => setTimeout(r, 10));
+      ex.execute(plan(makePod('q'), makePod('v2')));
+      await ex.settle();
+      expect(done).toEqual(['p', 'q']);
     });
   });
 });

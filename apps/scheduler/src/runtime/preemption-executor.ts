@@ -95,6 +95,7 @@ export class PreemptionExecutor implements PreemptionHandle {
   private readonly now: () => number;
   /** Victims (by UID) deleted but still in the cache, and what to call once they all left it. */
   private readonly awaited = new Map<string, () => void>();
+  private settling = false;
 
   constructor(private readonly deps: PreemptionExecutorDeps) {
     this.now = deps.now ?? Date.now;
@@ -154,8 +155,14 @@ export class PreemptionExecutor implements PreemptionHandle {
     gone();
   }
 
-  /** Resolves once every preemption started so far has finished. */
+  /**
+   * Resolves once every preemption started so far has finished its writes. Shutting down, nothing
+   * waits for the cache any more: no preemptor will be retried.
+   */
   async settle(): Promise<void> {
+    this.settling = true;
+    for (const gone of [...this.awaited.values()]) gone();
+    this.awaited.clear();
     await Promise.allSettled([...this.running]);
   }
 
@@ -180,7 +187,7 @@ export class PreemptionExecutor implements PreemptionHandle {
   /** Resolves once none of `victims` is in the cache as a running pod (or the wait is over). */
   private async victimsGone(victims: readonly Pod[]): Promise<void> {
     const deps = this.deps;
-    const left = deps.victimInCache ? victims.filter((v) => deps.victimInCache?.(v)) : [];
+    const left = deps.victimInCache && !this.settling ? victims.filter((v) => deps.victimInCache?.(v)) : [];
     if (left.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
