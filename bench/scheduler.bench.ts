@@ -131,6 +131,28 @@ const PICKED = (process.env['BENCH_WORKLOADS'] ?? WORKLOADS.map((w) => w.name).j
 
 /** BENCH_TRACE=1 prints how many pods were bound in each second of a run. */
 const TRACE = process.env['BENCH_TRACE'] === '1';
+/** BENCH_REQUESTS=1 prints the API server's requests per pod of the timed part, by verb and resource. */
+const REQUESTS = process.env['BENCH_REQUESTS'] === '1';
+
+/** apiserver_request_total summed by verb, resource and subresource. */
+function requestCounts(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(/^apiserver_request_total\{([^}]*)\} (\S+)$/gm)) {
+    const label = (k: string) => new RegExp(`(?:^|,)${k}="([^"]*)"`).exec(m[1] ?? '')?.[1] ?? '';
+    const sub = label('subresource');
+    const key = `${label('verb')} ${label('resource')}${sub ? `/${sub}` : ''}`;
+    out.set(key, (out.get(key) ?? 0) + Number(m[2]));
+  }
+  return out;
+}
+
+function printRequests(before: string, after: string, pods: number): void {
+  const a = requestCounts(after);
+  const b = requestCounts(before);
+  const rows = [...a].map(([k, v]) => [k, v - (b.get(k) ?? 0)] as const).filter(([, d]) => d > 0);
+  rows.sort((x, y) => y[1] - x[1]);
+  for (const [k, d] of rows) console.error(`  requests: ${k.padEnd(36)} ${(d / pods).toFixed(3)} per pod`);
+}
 
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -269,6 +291,7 @@ async function withScheduler(nodes: number, w: Workload): Promise<Figures> {
     const scrape = async () =>
       await (await request(`https://127.0.0.1:${port}/metrics`, { dispatcher: agent })).body.text();
     const before = await scrape();
+    const apiBefore = REQUESTS ? await c.metrics() : '';
     const active = async () => {
       const t = await scrape();
       const v = (q: string) =>
@@ -285,6 +308,7 @@ async function withScheduler(nodes: number, w: Workload): Promise<Figures> {
       preBound,
     );
     const after = await scrape();
+    if (REQUESTS) printRequests(apiBefore, await c.metrics(), w.count?.(nodes) ?? PODS);
     const cut = sched.stderr.split('\n').filter((l) => l.includes('"Failed to watch"'));
     if (cut.length > 0)
       console.error(

@@ -124,6 +124,12 @@ export class Cluster {
     }
   }
 
+  /** The API server's /metrics text. */
+  async metrics(): Promise<string> {
+    const r = await request(this.api.url + '/metrics', { headers: AUTH, dispatcher: this.agent });
+    return await r.body.text();
+  }
+
   async get<T>(path: string): Promise<T> {
     const r = await request(this.api.url + path, { headers: AUTH, dispatcher: this.agent });
     return (await r.body.json()) as T;

@@ -58,8 +58,16 @@ async function createPod(
     priorityClassName?: string;
     labels?: Record<string, string>;
     finalizers?: string[];
+    /** Only these nodes (required node affinity on the hostname). */
+    nodes?: string[];
   } = {},
 ): Promise<PodView> {
+  const hostIn = { key: 'kubernetes.io/hostname', operator: 'In', values: o.nodes };
+  const affinity = {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [hostIn] }] },
+    },
+  };
   return (await call('POST', `/api/v1/namespaces/${ns}/pods`, {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -70,6 +78,7 @@ async function createPod(
     },
     spec: {
       ...(o.priorityClassName ? { priorityClassName: o.priorityClassName } : {}),
+      ...(o.nodes ? { affinity } : {}),
       containers: [{ name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu } } }],
     },
   })) as PodView;
@@ -251,6 +260,34 @@ describe('preemption against keel-apiserver (built processes)', () => {
     } finally {
       await s.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('preempts one victim per preemptor when many preempt at once, each bound where it preempted', async () => {
+    // Each preemptor is retried once its victim is gone from the scheduler's cache, so it fits its
+    // nominated node and never preempts a second one (retried on the DELETE's answer, it could find
+    // that node still full; the unit tests of the executor pin the wait itself).
+    const ns = 'preempt-burst';
+    await cluster.createNamespace(ns);
+    const nodes = Array.from({ length: 8 }, (_, i) => `preempt-b${i}`);
+    for (const n of nodes) await cluster.createNode(n, { cpu: '2' });
+    await startScheduler();
+    const victims = nodes.map((_, i) => `victim-${i}`);
+    for (const v of victims) await createPod(ns, v, '2', { priorityClassName: 'preempt-low', nodes });
+    await expectAllBoundOnce(cluster, ns, victims);
+    const preemptors = Array.from({ length: 5 }, (_, i) => `preemptor-${i}`);
+    await Promise.all(
+      preemptors.map((p) => createPod(ns, p, '2', { priorityClassName: 'preempt-high', nodes })),
+    );
+    await expectAllBoundOnce(cluster, ns, preemptors);
+    const events = await cluster.events(ns);
+    const preempted = events.filter((e) => e.reason === 'Preempted');
+    expect(preempted).toHaveLength(preemptors.length);
+    const left = (await cluster.pods(ns)).filter((p) => p.metadata.name?.startsWith('victim-'));
+    expect(left).toHaveLength(victims.length - preemptors.length);
+    for (const p of preemptors) {
+      const pod = (await cluster.pod(ns, p)) as PodView;
+      expect(pod.spec.nodeName).toBe(pod.status?.nominatedNodeName);
     }
   });
 });

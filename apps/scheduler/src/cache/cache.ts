@@ -118,6 +118,13 @@ export class SchedulerCache {
     this.unplace(key, state);
   }
 
+  /** The pod as the cache holds it (assumed or seen by the watch), or undefined. */
+  getPod(pod: Pod): Pod | undefined {
+    const key = podUid(pod);
+    const state = this.podStates.get(key);
+    return state ? this.nodes.get(state.nodeName)?.pods.get(key)?.pod : undefined;
+  }
+
   isAssumed(pod: Pod): boolean {
     return this.podStates.get(podUid(pod))?.assumed ?? false;
   }

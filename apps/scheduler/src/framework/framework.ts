@@ -32,6 +32,7 @@ import { buildPluginLists } from './plugin-lists.js';
 import {
   addNominatedPods,
   filterWithNominatedInPlace,
+  nodeWithNominatedPods,
   NOT_IN_PLACE,
   preFilterExtensionsActive,
   runPreFilterExtension,
@@ -241,9 +242,15 @@ export class Framework implements FilterRunner {
     }
     const nominated = cell.pods;
     if (nominated.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
-    if (scratch && !this.preFilterExtensionsActive(state)) {
-      const s = filterWithNominatedInPlace(this, nominated, state, pod, nodeInfo);
-      if (s !== NOT_IN_PLACE) return s;
+    if (!this.preFilterExtensionsActive(state)) {
+      if (scratch) {
+        const s = filterWithNominatedInPlace(this, nominated, state, pod, nodeInfo);
+        if (s !== NOT_IN_PLACE) return s;
+      }
+      // The cycle's state serves both runs: nothing to copy, nothing to allocate.
+      const copy = nodeWithNominatedPods(nominated, pod, nodeInfo);
+      if (!copy) return this.runFilterPlugins(state, pod, nodeInfo);
+      return this.runFilterPlugins(state, pod, copy) ?? this.runFilterPlugins(state, pod, nodeInfo);
     }
     let added: { state: CycleState; nodeInfo: NodeInfo } | undefined;
     try {

@@ -82,4 +82,21 @@ describe('NodeInfo', () => {
     expect([scratch.name, scratch.pods.size, scratch.requested.milliCPU]).toEqual(['empty', 0, 0]);
     expect(scratch.generation).toBeGreaterThan(g2);
   });
+
+  it('copyFrom with a filter copies only the pods it keeps, as copying all and removing the rest', () => {
+    const b = new NodeInfo('b', makeNode('b', { cpu: '8' }));
+    b.addPod(
+      newPodInfo(makePod('y', { requests: { cpu: '2', memory: '1Gi' }, hostPorts: [{ hostPort: 80 }] })),
+    );
+    b.addPod(newPodInfo(makePod('z', { requests: { cpu: '1' } })));
+    const scratch = new NodeInfo('');
+    scratch.copyFrom(b, (p) => p.key !== 'uid-y');
+    const removed = b.clone();
+    removed.removePod('uid-y');
+    expect([...scratch.pods.keys()]).toEqual(['uid-z']);
+    expect(scratch.requested).toEqual(removed.requested);
+    expect(scratch.nonZeroRequested).toEqual(removed.nonZeroRequested);
+    expect(scratch.usedPorts.size).toBe(0);
+    expect(b.pods.size).toBe(2);
+  });
 });

@@ -34,6 +34,8 @@ export class NodeToStatus {
 
   /** The nodes (in the given order) whose status has `code`, absent ones included. */
   nodesForStatusCode(nodes: readonly NodeInfo[], code: Code): NodeInfo[] {
+    // A cycle that rejected the whole cluster for one reason records no node: all or none then.
+    if (this.statuses.size === 0) return this.absent.code === code ? [...nodes] : [];
     return nodes.filter((n) => this.get(n.name).code === code);
   }
 

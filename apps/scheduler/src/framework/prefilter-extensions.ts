@@ -87,6 +87,29 @@ function copyWithAll(nodeInfo: NodeInfo, nominated: readonly PodInfo[]): NodeInf
 }
 
 /**
+ * `nodeInfo` with the pods nominated to it of priority ≥ the pod's added (the pod itself
+ * excepted), for a cycle in which no PreFilter extension runs; undefined if none counts. When all
+ * count, the copy is one kept across cycles. A failed cycle asks this of every nominated node, so
+ * it allocates nothing then.
+ */
+export function nodeWithNominatedPods(
+  nominated: readonly PodInfo[],
+  pod: Pod,
+  nodeInfo: NodeInfo,
+): NodeInfo | undefined {
+  if (nominated.length === 0) return undefined;
+  const priority = pod.spec.priority ?? 0;
+  const uid = podUid(pod);
+  let included = 0;
+  for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) included++;
+  if (included === 0) return undefined;
+  if (included === nominated.length) return copyWithAll(nodeInfo, nominated);
+  const copy = nodeInfo.clone();
+  for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) copy.addPod(p);
+  return copy;
+}
+
+/**
  * kube's addGENominatedPods: copies of the node and state with the pods nominated to the node of
  * priority ≥ the pod's added (the pod itself excepted), or undefined if there are none, so nodes
  * without nominated pods cost nothing. When no PreFilter extension runs this cycle the state is
@@ -101,18 +124,15 @@ export function addNominatedPods(
   pod: Pod,
   nodeInfo: NodeInfo,
 ): { state: CycleState; nodeInfo: NodeInfo } | undefined {
-  if (nominated.length === 0) return undefined;
+  if (!runner.preFilterExtensionsActive(state)) {
+    const copy = nodeWithNominatedPods(nominated, pod, nodeInfo);
+    return copy ? { state, nodeInfo: copy } : undefined;
+  }
   const priority = pod.spec.priority ?? 0;
   const uid = podUid(pod);
   let included = 0;
   for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) included++;
   if (included === 0) return undefined;
-  if (!runner.preFilterExtensionsActive(state)) {
-    if (included === nominated.length) return { state, nodeInfo: copyWithAll(nodeInfo, nominated) };
-    const copy = nodeInfo.clone();
-    for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) copy.addPod(p);
-    return { state, nodeInfo: copy };
-  }
   const out = { state: state.clone(), nodeInfo: nodeInfo.clone() };
   for (const p of nominated) {
     if ((p.pod.spec.priority ?? 0) < priority || p.key === uid) continue;

@@ -105,4 +105,72 @@ describe('PreemptionExecutor', () => {
     expect(done).toEqual(['p']);
     expect(ex.isPreempting(makePod('p'))).toBe(false);
   });
+
+  describe('waiting for the victims to leave the cache', () => {
+    function withCache(victimWaitMs?: number) {
+      const inCache = new Set<string>();
+      const done: string[] = [];
+      const ex = new PreemptionExecutor({
+        client: {
+          patch: () => Promise.resolve({}),
+          delete: () => Promise.resolve({}),
+        } as unknown as PreemptionExecutorDeps['client'],
+        recorder: () => undefined,
+        logger: discardLogger,
+        podDisruptionBudgets: () => [],
+        victimInCache: (v) => inCache.has(v.metadata.name ?? ''),
+        ...(victimWaitMs !== undefined ? { victimWaitMs } : {}),
+        onDone: (pod) => done.push(pod.metadata.name ?? ''),
+      });
+      return { ex, inCache, done };
+    }
+
+    it('holds the preemptor after the deletes until the cache no longer has any of its victims', async () => {
+      const { ex, inCache, done } = withCache();
+      const p = makePod('p');
+      const [v1, v2] = [makePod('v1'), makePod('v2')];
+      inCache.add('v1').add('v2');
+      ex.execute(plan(p, v1, v2));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(ex.isPreempting(p)).toBe(true);
+      inCache.delete('v1');
+      ex.podChanged(v1);
+      await new Promise((r) => setTimeout(r, 5));
+      // A change the cache still holds as running (e.g. the DisruptionTarget condition) is no exit.
+      ex.podChanged(v2);
+      expect(done).toEqual([]);
+      inCache.delete('v2');
+      ex.podChanged(v2);
+      await ex.settle();
+      expect(ex.isPreempting(p)).toBe(false);
+      expect(done).toEqual(['p']);
+    });
+
+    it('ends with the writes when the cache already lost the victims', async () => {
+      const { ex, done } = withCache();
+      ex.execute(plan(makePod('p'), makePod('v')));
+      await ex.settle();
+      expect(done).toEqual(['p']);
+    });
+
+    it('stops waiting after a while, so a missed deletion does not hold the preemptor for good', async () => {
+      const { ex, inCache, done } = withCache(30);
+      inCache.add('v');
+      ex.execute(plan(makePod('p'), makePod('v')));
+      await new Promise((r) => setTimeout(r, 10));
+      expect(done).toEqual([]);
+      await vi.waitFor(() => expect(done).toEqual(['p']));
+      expect(ex.isPreempting(makePod('p'))).toBe(false);
+    });
+
+    it('waits only for the writes once shutting down', async () => {
+      const { ex, inCache, done } = withCache(60_000);
+      inCache.add('v1').add('v2');
+      ex.execute(plan(makePod('p'), makePod('v1')));
+      await new Promise((r) => setTimeout(r, 10));
+      ex.execute(plan(makePod('q'), makePod('v2')));
+      await ex.settle();
+      expect(done).toEqual(['p', 'q']);
+    });
+  });
 });

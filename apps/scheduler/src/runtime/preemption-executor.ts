@@ -3,7 +3,9 @@
  * prepareCandidate and PreemptPod): lower-priority pods nominated to that node lose their
  * nomination; each victim gets the DisruptionTarget condition, is deleted (a plain DELETE, so its
  * grace period applies) and gets a `Preempted` event. It runs in the background, as kube's
- * asynchronous preemption does; the preemptor waits in the queue for the victims' deletion.
+ * asynchronous preemption does; the preemptor waits in the queue for the victims' deletion: until
+ * the writes are over and the scheduler's cache no longer holds a victim as running (kube retries
+ * it on the last victim's delete event, not on the API server's answer).
  */
 import { formatTime, microTimeFromDate } from '@keel/apimachinery';
 import type { RestClient } from '@keel/client';
@@ -31,9 +33,19 @@ export interface PreemptionExecutorDeps {
   /** The PDB informer's objects. */
   podDisruptionBudgets(): readonly PodDisruptionBudget[];
   readonly now?: () => number;
-  /** A preemption's writes are over (done or failed): the preemptor may be retried. */
+  /**
+   * Whether the scheduler's cache still holds `victim` as a running pod (neither removed nor
+   * terminating); without it, a preemption ends with its writes.
+   */
+  victimInCache?(victim: Pod): boolean;
+  /** How long a preemption waits, after its writes, for its victims to leave the cache. */
+  readonly victimWaitMs?: number;
+  /** A preemption is over (writes done or failed, victims gone): the preemptor may be retried. */
   onDone?(preemptor: Pod): void;
 }
+
+/** A watch that misses a deletion must not hold the preemptor back for good. */
+const VICTIM_WAIT_MS = 10_000;
 
 const isNotFound = (err: unknown) => (err as { reason?: string } | undefined)?.reason === 'NotFound';
 
@@ -81,6 +93,9 @@ export class PreemptionExecutor implements PreemptionHandle {
   /** Preemptors (by UID) whose victims are still being deleted, and how many runs each has. */
   private readonly preempting = new Map<string, number>();
   private readonly now: () => number;
+  /** Victims (by UID) deleted but still in the cache, and what to call once they all left it. */
+  private readonly awaited = new Map<string, () => void>();
+  private settling = false;
 
   constructor(private readonly deps: PreemptionExecutorDeps) {
     this.now = deps.now ?? Date.now;
@@ -128,17 +143,35 @@ export class PreemptionExecutor implements PreemptionHandle {
     void p.finally(() => this.running.delete(p));
   }
 
-  /** Resolves once every preemption started so far has finished. */
+  /**
+   * The scheduler's cache saw `pod` change or go: a victim a preemption waits for counts as gone
+   * once the cache no longer holds it running.
+   */
+  podChanged(pod: Pod): void {
+    const uid = pod.metadata.uid ?? '';
+    const gone = this.awaited.get(uid);
+    if (!gone || this.deps.victimInCache?.(pod)) return;
+    this.awaited.delete(uid);
+    gone();
+  }
+
+  /**
+   * Resolves once every preemption started so far has finished its writes. Shutting down, nothing
+   * waits for the cache any more: no preemptor will be retried.
+   */
   async settle(): Promise<void> {
+    this.settling = true;
+    for (const gone of [...this.awaited.values()]) gone();
+    this.awaited.clear();
     await Promise.allSettled([...this.running]);
   }
 
   private async run(plan: PreemptionPlan): Promise<void> {
     const { logger } = this.deps;
-    const results = await Promise.allSettled(
-      plan.victims.filter((v) => !v.metadata.deletionTimestamp).map((v) => this.preemptPod(plan, v)),
-    );
+    const victims = plan.victims.filter((v) => !v.metadata.deletionTimestamp);
+    const results = await Promise.allSettled(victims.map((v) => this.preemptPod(plan, v)));
     for (const r of results) if (r.status === 'rejected') throw r.reason;
+    await this.victimsGone(victims);
     // kube clears these after the victims: they may no longer fit, and losing the nomination
     // sends them back to the active queue.
     for (const p of plan.nominatedToClear) {
@@ -149,6 +182,25 @@ export class PreemptionExecutor implements PreemptionHandle {
         logger.error("Cannot clear 'NominatedNodeName' field", { pod: podName(p), err });
       }
     }
+  }
+
+  /** Resolves once none of `victims` is in the cache as a running pod (or the wait is over). */
+  private async victimsGone(victims: readonly Pod[]): Promise<void> {
+    const deps = this.deps;
+    const left = deps.victimInCache && !this.settling ? victims.filter((v) => deps.victimInCache?.(v)) : [];
+    if (left.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      let count = left.length;
+      const done = () => {
+        for (const v of left) this.awaited.delete(v.metadata.uid ?? '');
+        resolve();
+      };
+      for (const v of left) this.awaited.set(v.metadata.uid ?? '', () => --count === 0 && done());
+      timer = setTimeout(done, this.deps.victimWaitMs ?? VICTIM_WAIT_MS);
+      timer.unref();
+    });
+    clearTimeout(timer);
   }
 
   private async preemptPod(plan: PreemptionPlan, victim: Pod): Promise<void> {

@@ -23,7 +23,7 @@ import { newInTreeRegistry } from '../plugins/default-registry.js';
 import type { Clock } from '../queue/clock.js';
 import { PriorityQueue } from '../queue/priority-queue.js';
 import { PREEMPTION_DONE, type PriorityQueueOptions } from '../queue/scheduling-queue.js';
-import { newEventHandlers } from '../scheduling/event-handlers.js';
+import { newEventHandlers, type EventHandlers } from '../scheduling/event-handlers.js';
 import { Nominator } from '../scheduling/nominator.js';
 import { isAssigned, schedulerNameOf } from '../scheduling/pod-filters.js';
 import { PodScheduler } from '../scheduling/schedule-one.js';
@@ -192,6 +192,10 @@ export class Scheduler {
       recorder: (profile) => this.recorders.get(profile),
       logger: deps.logger,
       podDisruptionBudgets: () => this.informers.podDisruptionBudgets(),
+      victimInCache: (victim) => {
+        const cached = this.cache.getPod(victim);
+        return cached !== undefined && !cached.metadata.deletionTimestamp;
+      },
       onDone: (pod) => this.queue.reconsiderHeld(pod, PREEMPTION_DONE),
     });
     this.frameworks = buildFrameworks(
@@ -227,12 +231,19 @@ export class Scheduler {
       extenders: this.extenders,
     });
     for (const name of this.frameworks.keys()) this.recorders.set(name, deps.events.newRecorder(name));
-    const handlers = newEventHandlers(
-      this.cache,
-      this.queue,
-      new Set(this.frameworks.keys()),
-      this.nominator,
-    );
+    const base = newEventHandlers(this.cache, this.queue, new Set(this.frameworks.keys()), this.nominator);
+    // A preemption waits for its victims to leave the cache before the preemptor is retried.
+    const handlers: EventHandlers = {
+      ...base,
+      onPodUpdate: (oldPod, newPod) => {
+        base.onPodUpdate(oldPod, newPod);
+        this.preemption.podChanged(newPod);
+      },
+      onPodDelete: (pod) => {
+        base.onPodDelete(pod);
+        this.preemption.podChanged(pod);
+      },
+    };
     this.informers = newSchedulerInformers({
       client: deps.client,
       handlers,

@@ -35,9 +35,9 @@ export function moreImportantPod(a: Pod, b: Pod, nowMs: number): boolean {
 export function splitByPDBViolation(
   pods: readonly PodInfo[],
   pdbs: readonly PodDisruptionBudget[],
-): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+): { violating: readonly PodInfo[]; nonViolating: readonly PodInfo[] } {
   // No budgets (the common case, and every dry-run candidate asks): nothing to match.
-  if (pdbs.length === 0) return { violating: [], nonViolating: [...pods] };
+  if (pdbs.length === 0) return { violating: [], nonViolating: pods };
   const allowed = pdbs.map((p) => p.status?.disruptionsAllowed ?? 0);
   const selectors = pdbs.map((p) => {
     try {
@@ -120,27 +120,35 @@ export function selectVictimsOnNode(
   scratch?: NodeInfo,
 ): VictimsOutcome {
   const priority = podPriority(pod);
-  const potential = [...node.pods.values()].filter((p) => podPriority(p.pod) < priority);
+  const potential: PodInfo[] = [];
+  for (const p of node.pods.values()) if (podPriority(p.pod) < priority) potential.push(p);
   if (potential.length === 0) return { ok: false, status: Status.unresolvable(ERR_NO_VICTIMS) };
-  // The dry run hands in one scratch NodeInfo for all its candidates: nothing keeps the copy.
-  let copy: NodeInfo;
-  if (scratch) {
-    scratch.copyFrom(node);
-    copy = scratch;
-  } else copy = node.clone();
-  // The copy is this run's own (the scratch or a fresh clone): nominated pods may join it for
-  // a filter run and leave it again.
-  const scratchCopy = true;
   // No PreFilter extension to see the removals: the state stays as it is, so it is not copied.
   const extensions = filters.preFilterExtensionsActive(cycleState);
   const state = extensions ? cycleState.clone() : cycleState;
-  for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
+  // The dry run hands in one scratch NodeInfo for all its candidates: nothing keeps the copy.
+  // Without extensions to tell, the lower-priority pods are simply not copied (the same totals as
+  // adding and then removing them).
+  let copy: NodeInfo;
+  if (scratch && !extensions) {
+    scratch.copyFrom(node, (p) => podPriority(p.pod) >= priority);
+    copy = scratch;
+  } else {
+    if (scratch) scratch.copyFrom(node);
+    copy = scratch ?? node.clone();
+    for (const p of potential) removePod(filters, state, pod, copy, p, extensions);
+  }
+  // The copy is this run's own (the scratch or a fresh clone): nominated pods may join it for
+  // a filter run and leave it again.
+  const scratchCopy = true;
   const s = filters.runFilterPluginsWithNominatedPods(state, pod, copy, scratchCopy);
   if (s) return { ok: false, status: s };
 
-  potential.sort((a, b) =>
-    moreImportantPod(a.pod, b.pod, nowMs) ? -1 : moreImportantPod(b.pod, a.pod, nowMs) ? 1 : 0,
-  );
+  if (potential.length > 1) {
+    potential.sort((a, b) =>
+      moreImportantPod(a.pod, b.pod, nowMs) ? -1 : moreImportantPod(b.pod, a.pod, nowMs) ? 1 : 0,
+    );
+  }
   const { violating, nonViolating } = splitByPDBViolation(potential, pdbs);
   const victims: PodInfo[] = [];
   const reprieve = (p: PodInfo): boolean => {
