@@ -1,3 +1,5 @@
+import { request, type Dispatcher } from 'undici';
+import { ADMIN_TOKEN } from '@keel/testing';
 /** The Event every create benchmark posts, and where. */
 export const EVENTS_PATH = '/apis/events.k8s.io/v1/namespaces/default/events';
 export const EVENT = JSON.stringify({
@@ -13,3 +15,28 @@ export const EVENT = JSON.stringify({
   reportingInstance: 'bench-1',
   regarding: { kind: 'Pod', namespace: 'default', name: 'p1' },
 });
+
+/**
+ * Posts `count` bench Events to the server at `url`, `concurrency` at a time over `agent` (whose
+ * TLS settings trust the server), as the list and profile benches fill a store.
+ */
+export async function postEvents(
+  url: string,
+  agent: Dispatcher,
+  count = 10_000,
+  concurrency = 32,
+): Promise<void> {
+  let created = 0;
+  const worker = async () => {
+    while (created++ < count) {
+      const r = await request(url + EVENTS_PATH, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: EVENT,
+        dispatcher: agent,
+      });
+      await r.body.dump();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}

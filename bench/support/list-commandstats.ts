@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
-import { EVENT, EVENTS_PATH } from './bench-event.js';
+import { EVENTS_PATH, postEvents } from './bench-event.js';
 import { cpuSeconds } from './process-stats.js';
 
 const entry = process.argv[2];
@@ -24,19 +24,7 @@ const admin = new Redis(redis.url);
 const agent = new Agent({ connect: { ca: server.ca }, connections: 32 });
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
 try {
-  let created = 0;
-  const worker = async () => {
-    while (created++ < 10_000) {
-      const r = await request(server.url + EVENTS_PATH, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: EVENT,
-        dispatcher: agent,
-      });
-      await r.body.dump();
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
+  await postEvents(server.url, agent);
   const listOnce = async () => {
     const r = await request(server.url + EVENTS_PATH, { headers: auth, dispatcher: agent });
     await r.body.arrayBuffer();

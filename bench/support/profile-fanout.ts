@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
-import { EVENT, EVENTS_PATH } from './bench-event.js';
+import { EVENTS_PATH, postEvents } from './bench-event.js';
 import { summarise } from './profile-summary.js';
 import { watchFanOut } from './watch-fanout-1000.js';
 
@@ -27,19 +27,7 @@ const agent = new Agent({ connect: { ca: server.ca }, connections: 32 });
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
 let phaseS = 0;
 if (phase === 'list') {
-  let created = 0;
-  const worker = async () => {
-    while (created++ < 10_000) {
-      const r = await request(server.url + EVENTS_PATH, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: EVENT,
-        dispatcher: agent,
-      });
-      await r.body.dump();
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
+  await postEvents(server.url, agent);
   await new Promise((r) => setTimeout(r, 1_000));
   const lists = Number(process.env['BENCH_LISTS'] ?? 20);
   const times: number[] = [];
