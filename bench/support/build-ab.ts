@@ -16,7 +16,8 @@ import { ADMIN_TOKEN, startRedisServer, TestApiServer } from '@keel/testing';
 import { compareCreates } from './create-ab.js';
 
 const [baselineRoot, candidateRoot] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (!baselineRoot) throw new Error('usage: build-ab.ts <baseline-checkout> [<candidate-checkout>] [--memory]');
+if (!baselineRoot)
+  throw new Error('usage: build-ab.ts <baseline-checkout> [<candidate-checkout>] [--memory]');
 const entryOf = (root: string) => {
   const entry = join(resolve(root), 'apps', 'apiserver', 'dist', 'main.js');
   if (!existsSync(entry)) throw new Error(`no build at ${entry} (run pnpm build there)`);

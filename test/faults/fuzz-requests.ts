@@ -410,13 +410,11 @@ function badPatch(res: Resource): fc.Arbitrary<{ body: string | Buffer; type: st
     fc
       .tuple(fc.constantFrom(...types), anyJson)
       .map(([type, v]) => ({ body: JSON.stringify(v), type, what: `any JSON as ${type}` })),
-    fc
-      .array(op, { maxLength: 5 })
-      .map((ops) => ({
-        body: JSON.stringify(ops),
-        type: 'application/json-patch+json',
-        what: 'bad JSON patch ops',
-      })),
+    fc.array(op, { maxLength: 5 }).map((ops) => ({
+      body: JSON.stringify(ops),
+      type: 'application/json-patch+json',
+      what: 'bad JSON patch ops',
+    })),
     fc
       .tuple(
         fc.constantFrom(...types.filter((t) => t !== 'application/json-patch+json')),
@@ -430,13 +428,11 @@ function badPatch(res: Resource): fc.Arbitrary<{ body: string | Buffer; type: st
         type,
         what: `${type} with a wrong type at ${path.join('.') || '<root>'}`,
       })),
-    fc
-      .tuple(fc.constantFrom(...types), fc.constantFrom(1000, 10_001, 50_000))
-      .map(([type, d]) => ({
-        body: `{"data":${nested(d, '{"a":', '}')}}`,
-        type,
-        what: `${type} nested ${d} deep`,
-      })),
+    fc.tuple(fc.constantFrom(...types), fc.constantFrom(1000, 10_001, 50_000)).map(([type, d]) => ({
+      body: `{"data":${nested(d, '{"a":', '}')}}`,
+      type,
+      what: `${type} nested ${d} deep`,
+    })),
     fc
       .constantFrom(
         { $patch: 'delete' },
