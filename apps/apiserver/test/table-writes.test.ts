@@ -82,6 +82,12 @@ describe('Tables of write answers', () => {
       body: { metadata: { name: 'nope' }, target: { kind: 'Node', name: 'n1' } },
     });
     expect([binding.status, (binding.json as Json)['reason']]).toEqual([406, 'NotAcceptable']);
+    // The legacy bindings resource is the same storage.
+    const legacy = await server.request('POST', `/api/v1/namespaces/${ns}/bindings`, {
+      ...table,
+      body: { metadata: { name: 'nope' }, target: { kind: 'Node', name: 'n1' } },
+    });
+    expect([legacy.status, (legacy.json as Json)['reason']]).toEqual([406, 'NotAcceptable']);
   });
 
   it('refuses a Table of a review, which has none, unless another type is acceptable', async () => {

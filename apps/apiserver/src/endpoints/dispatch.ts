@@ -15,6 +15,7 @@ import type { OpenAPIView } from './openapi/operations.js';
 import { watchResource } from './handlers/watch.js';
 import type { RequestInfo } from './request-info.js';
 import { writeError } from './respond.js';
+import type { Restrictions } from './media-options.js';
 import { restfulMethodNotAllowed } from './restful-route.js';
 
 const VERBS: Readonly<Record<string, Handler>> = {
@@ -88,9 +89,12 @@ function routeKey(group: string, version: string, resource: string, subresource:
   return `${group}/${version}/${resource}/${subresource}`;
 }
 
-/** Binds a generic verb handler to one resource scope (errors become Status responses). */
-export function scoped(scope: RequestScope, handler: Handler): RouteHandler {
-  return (r) => serve(scope, r, handler);
+/**
+ * Binds a generic verb handler to one resource scope (errors become Status responses);
+ * `restrictions` say what its answers can be converted to (NO_TABLES: no Table printer).
+ */
+export function scoped(scope: RequestScope, handler: Handler, restrictions?: Restrictions): RouteHandler {
+  return (r) => serve(scope, r, handler, restrictions);
 }
 
 /** The generic handlers of the verbs a view lists. */

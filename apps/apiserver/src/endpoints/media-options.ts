@@ -32,8 +32,8 @@ export interface Restrictions {
    * for errors and discovery (DefaultEndpointRestrictions, which skip any clause with one).
    */
   readonly conversions: boolean;
-  /** Whether `as=Table` is among them (false: the endpoint has no table convertor, e.g. reviews). */
-  readonly tables?: boolean;
+  /** Whether `as=Table` is among them (false: the storage has no table convertor, e.g. reviews). */
+  readonly tables: boolean;
 }
 
 interface Serializer {
@@ -76,7 +76,7 @@ function convertOptions(c: MediaRange, s: Serializer, r: Restrictions): MediaTyp
   switch (as) {
     case 'Table':
       // Table has no protobuf message.
-      return s.encoding === 'protobuf' || r.tables === false
+      return s.encoding === 'protobuf' || !r.tables
         ? undefined
         : { encoding: s.encoding, convert: { kind: as, version: v } };
     case 'PartialObjectMetadata':
@@ -112,8 +112,8 @@ export function negotiateMediaOptions(
 }
 
 /** A resource endpoint's negotiation: conversions allowed. */
-export const RESOURCE: Restrictions = { protobuf: true, conversions: true };
-/** An endpoint whose storage prints no Table (TableConvertor nil: the reviews). */
+export const RESOURCE: Restrictions = { protobuf: true, conversions: true, tables: true };
+/** An endpoint whose storage prints no Table (TableConvertor nil: reviews, Binding, TokenRequest). */
 export const NO_TABLES: Restrictions = { protobuf: true, conversions: true, tables: false };
 /** Errors and discovery documents: no conversion (DefaultEndpointRestrictions). */
-export const PLAIN: Restrictions = { protobuf: true, conversions: false };
+export const PLAIN: Restrictions = { protobuf: true, conversions: false, tables: false };

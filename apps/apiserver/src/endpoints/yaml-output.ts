@@ -97,17 +97,11 @@ const PLAIN_OK: Analysis = {
 };
 
 /** yaml_emitter_analyze_scalar, block context only (Keel writes no flow collections but {} and []). */
+const EMPTY: Analysis = { ...PLAIN_OK, blockAllowed: false };
+
 function analyze(s: string): Analysis {
   if (PLAIN_WORD.test(s)) return PLAIN_OK;
-  if (s.length === 0) {
-    return {
-      multiline: false,
-      blockPlainAllowed: true,
-      singleQuotedAllowed: true,
-      blockAllowed: false,
-      otherBreak: false,
-    };
-  }
+  if (s.length === 0) return EMPTY;
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let lineBreaks = false;
   let special = false;
@@ -281,20 +275,17 @@ function writeLiteral(w: Writer, s: string, indent: number): void {
   w.lineBreak();
   w.indention = true;
   w.whitespace = true;
-  let breaks = true;
-  for (const line of s.split('\n').entries()) {
-    const [n, text] = line;
+  // Each line at the block's indent; an empty line stays empty (libyaml writes no indent there).
+  s.split('\n').forEach((text, n) => {
     if (n > 0) {
       w.lineBreak();
       w.indention = true;
-      breaks = true;
     }
-    if (text === '') continue;
-    if (breaks) w.indent(indent);
+    if (text === '') return;
+    w.indent(indent);
     w.put(text);
     w.indention = false;
-    breaks = false;
-  }
+  });
 }
 
 function writeString(w: Writer, s: string, indent: number, simpleKey: boolean, a?: Analysis): void {

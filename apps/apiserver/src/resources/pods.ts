@@ -3,6 +3,7 @@ import { applyBinding, podStatusView, podViewWith, type Pod, type PodValidationO
 import type { Storage } from '@keel/storage';
 import { scoped, type ResourceDispatcher, type ServedResource } from '../endpoints/dispatch.js';
 import { bindingHandler, type BindPod } from '../endpoints/handlers/binding.js';
+import { NO_TABLES } from '../endpoints/media-options.js';
 import type { GenericStore } from '../registry/generic-store.js';
 import { interpretStorageError } from '../registry/interpret-storage-error.js';
 import type { ScopeDefaults } from '../server/server.js';
@@ -72,14 +73,17 @@ export function installPods(
     keyRoot: '/pods',
   });
   const bind = podBinder(storage, store);
-  dispatcher.addSubresource('binding', scope, { create: scoped(scope, bindingHandler(bind, 'subresource')) });
+  // A Binding has no table convertor upstream: `as=Table` alone is a 406 (both paths).
+  dispatcher.addSubresource('binding', scope, {
+    create: scoped(scope, bindingHandler(bind, 'subresource'), NO_TABLES),
+  });
   dispatcher.addRoute({
     group: '',
     version: 'v1',
     resource: 'bindings',
     subresource: '',
     namespaced: true,
-    handlers: { create: scoped(scope, bindingHandler(bind, 'legacy')) },
+    handlers: { create: scoped(scope, bindingHandler(bind, 'legacy'), NO_TABLES) },
   });
   const binding = { name: 'binding', kind: 'Binding', verbs: ['create'] };
   return [{ ...served, subresources: [binding, statusSubresource('Pod')] }, bindingsResource];

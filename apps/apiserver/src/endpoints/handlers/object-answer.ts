@@ -1,10 +1,10 @@
-import { writeResourceObject } from '../respond.js';
-import { tableForList, tableForObject } from '../table.js';
-import type { HandlerRequest, RequestScope } from './scope.js';
-import { tableOptions } from './table-output.js';
 import type { ListResult } from '@keel/storage';
 import type { InternalObject } from '../../registry/resource-view.js';
+import { writeResourceObject } from '../respond.js';
+import { tableForList, tableForObject } from '../table.js';
 import { listBody } from './list-body.js';
+import type { HandlerRequest, RequestScope } from './scope.js';
+import { tableOptions } from './table-output.js';
 
 /**
  * A handler's answer of one stored object (get, and what create, update, patch and delete

@@ -5,7 +5,7 @@ import type { GenericStore } from '../../registry/generic-store.js';
 import type { InternalObject, ResourceView } from '../../registry/resource-view.js';
 import type { WatchEventMetrics } from '../../metrics/watch-metrics.js';
 import type { RequestInfo } from '../request-info.js';
-import { NO_TABLES, RESOURCE } from '../media-options.js';
+import { RESOURCE, type Restrictions } from '../media-options.js';
 import { checkAcceptable } from '../negotiate.js';
 import { protobufLoading, writeError } from '../respond.js';
 
@@ -45,17 +45,16 @@ export type Handler = (scope: RequestScope, r: HandlerRequest) => Promise<void>;
  * Runs a handler; every failure ends in one Status response (kube's scope.err). The response's
  * encoding is negotiated first, as the real server does: a request that accepts nothing served
  * is a 406 with no effect, and a protobuf client waits here for the codec to load.
+ * `restrictions` are the route's (NO_TABLES where its storage prints no Table).
  */
-/**
- * Subresources whose storage has no table convertor in any release (pods/binding,
- * serviceaccounts/token): `as=Table` is a clause they cannot serve. Status and scale print
- * Tables here, as they do from 1.24 (1.20 refuses them too; kubectl's --subresource wants them).
- */
-const PRINTS_NO_TABLE = new Set(['binding', 'token']);
-
-export async function serve(scope: RequestScope, r: HandlerRequest, handler: Handler): Promise<void> {
+export async function serve(
+  scope: RequestScope,
+  r: HandlerRequest,
+  handler: Handler,
+  restrictions: Restrictions = RESOURCE,
+): Promise<void> {
   try {
-    checkAcceptable(r.req, PRINTS_NO_TABLE.has(r.info.subresource) ? NO_TABLES : RESOURCE);
+    checkAcceptable(r.req, restrictions);
     const loading = protobufLoading(r.req);
     if (loading) await loading;
     await handler(scope, r);

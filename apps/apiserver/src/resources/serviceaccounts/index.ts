@@ -1,6 +1,7 @@
 import { serviceAccountView, tokenSubresource } from '@keel/coreapi';
 import type { Storage } from '@keel/storage';
 import { scoped, type ResourceDispatcher } from '../../endpoints/dispatch.js';
+import { NO_TABLES } from '../../endpoints/media-options.js';
 import type { ScopeDefaults } from '../../server/server.js';
 import { keyRoots } from '../../server/token-getter.js';
 import { installStored, type ServedView } from '../stored.js';
@@ -25,7 +26,8 @@ export function installServiceAccounts(
   });
   if (!tokenRequests) return [served];
   dispatcher.addSubresource('token', scope, {
-    create: scoped(scope, tokenRequestHandler(storage, tokenRequests)),
+    // A TokenRequest has no table convertor upstream: `as=Table` alone is a 406.
+    create: scoped(scope, tokenRequestHandler(storage, tokenRequests), NO_TABLES),
   });
   return [{ ...served, subresources: [tokenSubresource] }];
 }
