@@ -248,7 +248,8 @@ export class Framework implements FilterRunner {
         if (s !== NOT_IN_PLACE) return s;
       }
       // The cycle's state serves both runs: nothing to copy, nothing to allocate.
-      const copy = nodeWithNominatedPods(nominated, pod, nodeInfo);
+      const selfHere = nominator.nominatedNodeOf(pod) === nodeInfo.name;
+      const copy = nodeWithNominatedPods(cell, pod, nodeInfo, selfHere);
       if (!copy) return this.runFilterPlugins(state, pod, nodeInfo);
       return this.runFilterPlugins(state, pod, copy) ?? this.runFilterPlugins(state, pod, nodeInfo);
     }

@@ -129,6 +129,12 @@ export interface PostFilterPlugin extends Plugin {
 export interface NominatedCell {
   readonly owner: PodNominator;
   readonly pods: readonly PodInfo[];
+  /**
+   * The lowest priority among `pods` (Infinity when there are none), kept with them: a failed
+   * cycle asks every nominated node whether all its pods count, and reading each pod there was
+   * most of what a nominated node cost.
+   */
+  readonly minPriority: number;
   /** Dropped by its nominator (the node was deleted): ask again. */
   readonly dead: boolean;
 }

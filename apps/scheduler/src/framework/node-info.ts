@@ -5,6 +5,13 @@ import {
   type PodAffinityTerms,
 } from './affinity-terms.js';
 import type { NominatedCell } from './interface.js';
+
+/** A node copy with nominated pods added, valid while the node's generation and the pods hold. */
+export interface NominatedCopy {
+  readonly generation: number;
+  readonly nominated: readonly PodInfo[];
+  readonly copy: NodeInfo;
+}
 import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
 import {
   addResource,
@@ -88,6 +95,12 @@ export class NodeInfo {
   generation = 0;
   /** This node's nominations, as the framework's nominator last handed them out (by name). */
   nominations: NominatedCell | undefined;
+  /**
+   * This node with all its nominated pods added, as `nodeWithNominatedPods` last made it; never
+   * copied to a clone. Kept on the node, not in a map beside it: a failed cycle reads it for
+   * every nominated node, and a lookup elsewhere was one more cache miss each.
+   */
+  withNominated: NominatedCopy | undefined;
 
   constructor(
     /** Changed only by `copyFrom` (a scratch copy taking another node's place). */

@@ -170,7 +170,14 @@ describe('PreFilter extensions', () => {
       expect(filtered()).toEqual(['uid-b']);
       nominator.addNominatedPod(pod, 'n1');
       expect(filtered()).toEqual(['uid-b']);
+      // Every other pod here counts, but the pod itself is nominated here too.
       nominator.delete(makePod('low'));
+      expect(filtered()).toEqual(['uid-b']);
+      // Nominated elsewhere, it no longer hides anything here.
+      nominator.addNominatedPod(pod, 'n2');
+      nominator.addNominatedPod(makePod('c', { priority: 300 }), 'n1');
+      expect(filtered()).toEqual(['uid-b', 'uid-c']);
+      nominator.delete(makePod('c'));
       nominator.delete(pod);
       expect(filtered()).toEqual(['uid-b']);
       nominator.delete(makePod('b'));

@@ -4,7 +4,7 @@
  * state (nominated pods, preemption's dry run).
  */
 import type { CycleState } from './cycle-state.js';
-import type { FilterRunner, PreFilterPlugin } from './interface.js';
+import type { FilterRunner, NominatedCell, PreFilterPlugin } from './interface.js';
 import type { NodeInfo, PodInfo } from './node-info.js';
 import { Status, type MaybeStatus } from './status.js';
 import { podUid, type Pod } from './types.js';
@@ -54,51 +54,38 @@ export function preFilterExtensionsActive(plugins: readonly PreFilterPlugin[], s
 }
 
 /**
- * A node with every pod nominated to it added, kept for as long as neither the node (its
+ * `nodeInfo` with all of `nominated` added, kept on it for as long as neither the node (its
  * generation) nor its nominated pods change. A cycle that fails over the whole cluster filters
- * every node; nominated pods pile up on hundreds of nodes while preemptors wait to be retried, and
- * copying each of those nodes in every such cycle was most of what the nominations cost.
+ * every node; nominated pods pile up on thousands of nodes while preemptors wait to be retried,
+ * and copying each of those nodes in every such cycle was most of what the nominations cost.
  * Copies are never changed after they are made (Filter only reads its node).
  */
-interface NominatedCopy {
-  readonly generation: number;
-  readonly nominated: readonly PodInfo[];
-  readonly copy: NodeInfo;
-}
-const nominatedCopies = new WeakMap<NodeInfo, NominatedCopy>();
-
-function sameList(a: readonly PodInfo[], b: readonly PodInfo[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** `nodeInfo` with all of `nominated` added: the kept copy when it is still current. */
 function copyWithAll(nodeInfo: NodeInfo, nominated: readonly PodInfo[]): NodeInfo {
-  const kept = nominatedCopies.get(nodeInfo);
-  if (kept && kept.generation === nodeInfo.generation && sameList(kept.nominated, nominated)) {
-    return kept.copy;
-  }
+  const kept = nodeInfo.withNominated;
+  if (kept && kept.generation === nodeInfo.generation && kept.nominated === nominated) return kept.copy;
   const copy = nodeInfo.clone();
   for (const p of nominated) copy.addPod(p);
-  nominatedCopies.set(nodeInfo, { generation: nodeInfo.generation, nominated, copy });
+  nodeInfo.withNominated = { generation: nodeInfo.generation, nominated, copy };
   return copy;
 }
 
 /**
  * `nodeInfo` with the pods nominated to it of priority ≥ the pod's added (the pod itself
- * excepted), for a cycle in which no PreFilter extension runs; undefined if none counts. When all
- * count, the copy is one kept across cycles. A failed cycle asks this of every nominated node, so
- * it allocates nothing then.
+ * excepted), for a cycle in which no PreFilter extension runs; undefined if none counts.
+ * `selfHere`: the pod is itself nominated to this node. When all count (the common case, read
+ * off the cell without touching its pods), the copy is one kept across cycles, so a failed cycle
+ * allocates nothing for its nominated nodes.
  */
 export function nodeWithNominatedPods(
-  nominated: readonly PodInfo[],
+  cell: Pick<NominatedCell, 'pods' | 'minPriority'>,
   pod: Pod,
   nodeInfo: NodeInfo,
+  selfHere: boolean,
 ): NodeInfo | undefined {
+  const nominated = cell.pods;
   if (nominated.length === 0) return undefined;
   const priority = pod.spec.priority ?? 0;
+  if (!selfHere && cell.minPriority >= priority) return copyWithAll(nodeInfo, nominated);
   const uid = podUid(pod);
   let included = 0;
   for (const p of nominated) if ((p.pod.spec.priority ?? 0) >= priority && p.key !== uid) included++;
@@ -125,7 +112,8 @@ export function addNominatedPods(
   nodeInfo: NodeInfo,
 ): { state: CycleState; nodeInfo: NodeInfo } | undefined {
   if (!runner.preFilterExtensionsActive(state)) {
-    const copy = nodeWithNominatedPods(nominated, pod, nodeInfo);
+    // No cell here: -Infinity makes it read each pod's priority.
+    const copy = nodeWithNominatedPods({ pods: nominated, minPriority: -Infinity }, pod, nodeInfo, true);
     return copy ? { state, nodeInfo: copy } : undefined;
   }
   const priority = pod.spec.priority ?? 0;

@@ -18,7 +18,14 @@ const NONE: readonly PodInfo[] = Object.freeze([]);
 interface Cell {
   readonly owner: PodNominator;
   pods: readonly PodInfo[];
+  minPriority: number;
   dead: boolean;
+}
+
+function minPriorityOf(pods: readonly PodInfo[]): number {
+  let min = Infinity;
+  for (const p of pods) min = Math.min(min, p.pod.spec.priority ?? 0);
+  return min;
 }
 
 export class Nominator implements PodNominator {
@@ -38,7 +45,7 @@ export class Nominator implements PodNominator {
 
   nominationsOf(nodeName: string): Cell {
     let c = this.cells.get(nodeName);
-    if (!c) this.cells.set(nodeName, (c = { owner: this, pods: NONE, dead: false }));
+    if (!c) this.cells.set(nodeName, (c = { owner: this, pods: NONE, minPriority: Infinity, dead: false }));
     return c;
   }
 
@@ -52,9 +59,12 @@ export class Nominator implements PodNominator {
 
   private changed(nodeName: string, m: Map<string, PodInfo> | undefined): void {
     const pods = m && m.size > 0 ? Object.freeze([...m.values()]) : NONE;
+    const minPriority = minPriorityOf(pods);
     const c = this.cells.get(nodeName);
-    if (c) c.pods = pods;
-    else if (pods.length > 0) this.cells.set(nodeName, { owner: this, pods, dead: false });
+    if (c) {
+      c.pods = pods;
+      c.minPriority = minPriority;
+    } else if (pods.length > 0) this.cells.set(nodeName, { owner: this, pods, minPriority, dead: false });
   }
 
   nominatedNodeOf(pod: Pod): string | undefined {
