@@ -106,6 +106,24 @@ describe('CRUD on events.k8s.io/v1 events', () => {
     expect((await statusOf(client.get(evPath(ns, 'dry')))).reason).toBe('NotFound');
   });
 
+  it('discardBody: a write resolves undefined yet is done; a failed one still rejects with its Status', async () => {
+    const ns = uniqueNs();
+    expect(await client.create<void>(evPath(ns), newEvent(ns, 'd1'), { discardBody: true })).toBeUndefined();
+    expect(
+      await client.patch<void>(
+        evPath(ns, 'd1'),
+        'merge',
+        { metadata: { labels: { a: '1' } } },
+        { discardBody: true },
+      ),
+    ).toBeUndefined();
+    expect(meta(await client.get(evPath(ns, 'd1'))).labels).toEqual({ a: '1' });
+    const gone = await statusOf(client.delete<void>(evPath(ns, 'nope'), { discardBody: true }));
+    expect(gone).toMatchObject({ code: 404, reason: 'NotFound' });
+    expect(await client.delete<void>(evPath(ns, 'd1'), { discardBody: true })).toBeUndefined();
+    expect((await statusOf(client.get(evPath(ns, 'd1')))).reason).toBe('NotFound');
+  });
+
   it.each([
     ['the default User-Agent', undefined, 'keel-scheduler'],
     ['a configured User-Agent', 'my-controller/1.2.3', 'my-controller'],

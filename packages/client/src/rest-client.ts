@@ -29,6 +29,12 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Overrides the client's default per-request timeout (0: none). */
   readonly timeoutMs?: number;
+  /**
+   * The caller never reads a successful answer: its body is not parsed and the call resolves
+   * undefined (an error still becomes a StatusError). A scheduler's writes answer with whole pods
+   * it already has from its watch; parsing them cost it about 3% of its CPU.
+   */
+  readonly discardBody?: boolean;
 }
 
 export interface ListOptions extends CallOptions {
@@ -167,7 +173,7 @@ export class RestClient {
       body: hasBody ? (typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)) : undefined,
       contentType: hasBody ? (opts.contentType ?? 'application/json') : undefined,
     });
-    if (text === '') return undefined as T;
+    if (text === '' || opts.discardBody) return undefined as T;
     try {
       return JSON.parse(text) as T;
     } catch {

@@ -31,7 +31,10 @@ export function defaultBinder(client: Pick<RestClient, 'create'>): PluginFactory
     name: DEFAULT_BINDER,
     async bind(_state, pod, nodeName, signal): Promise<MaybeStatus> {
       try {
-        await client.create(bindingPath(pod), bindingFor(pod, nodeName), signal ? { signal } : {});
+        await client.create<void>(bindingPath(pod), bindingFor(pod, nodeName), {
+          discardBody: true,
+          ...(signal ? { signal } : {}),
+        });
         return undefined;
       } catch (err) {
         return Status.fromError(err);

@@ -263,15 +263,18 @@ export class EventBroadcaster {
       try {
         if (ev.series) {
           try {
-            await this.opts.client.patch(`${collection}/${encodeURIComponent(name)}`, 'strategic', {
-              series: ev.series,
-            });
+            await this.opts.client.patch<void>(
+              `${collection}/${encodeURIComponent(name)}`,
+              'strategic',
+              { series: ev.series },
+              { discardBody: true },
+            );
             return;
           } catch (err) {
             if (!isNotFound(err)) throw err;
           }
         }
-        await this.opts.client.create(collection, ev);
+        await this.opts.client.create<void>(collection, ev, { discardBody: true });
       } catch (err) {
         this.opts.logger.error('Server rejected event (will not retry!)', {
           event: `${namespace}/${name}`,
@@ -347,7 +350,9 @@ export class LegacyEventRecorder implements LockEventRecorder {
     };
     this.pending.run(async () => {
       try {
-        await this.client.create(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`, event);
+        await this.client.create<void>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`, event, {
+          discardBody: true,
+        });
       } catch (err) {
         this.logger.error('Server rejected event (will not retry!)', {
           event: `${namespace}/${event.metadata.name}`,

@@ -118,7 +118,7 @@ export async function patchPodStatus(
   let delay = 10;
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.patch(podStatusPath(pod), 'strategic', patch);
+      await client.patch<void>(podStatusPath(pod), 'strategic', patch, { discardBody: true });
       return;
     } catch (err) {
       if (attempt >= 4 || !retriable(err)) throw err;

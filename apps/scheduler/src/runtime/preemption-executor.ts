@@ -209,7 +209,7 @@ export class PreemptionExecutor implements PreemptionHandle {
     const patch = disruptionTargetPatch(victim, schedulerNameOf(preemptor), this.now());
     try {
       if (patch) await patchPodStatus(client, victim, patch);
-      await client.delete(podPath(victim));
+      await client.delete<void>(podPath(victim), { discardBody: true });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       logger.v(2).info('Victim Pod is already deleted', {
