@@ -2,6 +2,7 @@ import { notFound } from '@keel/apimachinery';
 import { discardLogger } from '@keel/log';
 import { describe, expect, it } from 'vitest';
 import {
+  DROP_WARNING_INTERVAL_MS,
   EventBroadcaster,
   LegacyEventRecorder,
   MAX_NOTE_BYTES,
@@ -66,16 +67,40 @@ describe('EventBroadcaster', () => {
       },
       patch: () => new Promise<never>(() => undefined),
     };
-    const b = new EventBroadcaster({
-      client: hung,
-      logger: discardLogger,
-      hostname: 'h',
-      clock: new TestClock(),
-    });
+    const warnings: { msg: string; kv: Record<string, unknown> | undefined }[] = [];
+    const logger = {
+      ...discardLogger,
+      warning: (msg: string, kv?: Record<string, unknown>) => warnings.push({ msg, kv }),
+    };
+    const clock = new TestClock();
+    const b = new EventBroadcaster({ client: hung, logger, hostname: 'h', clock });
     const rec = b.newRecorder('default-scheduler');
-    for (let i = 0; i < 1_005; i++)
-      rec.eventf({ ...pod, name: `p${i}`, uid: `u${i}` }, 'Warning', 'FailedScheduling', 'Scheduling', 'no');
+    let i = 0;
+    const record = (n: number) => {
+      for (const end = i + n; i < end; i++)
+        rec.eventf(
+          { ...pod, name: `p${i}`, uid: `u${i}` },
+          'Warning',
+          'FailedScheduling',
+          'Scheduling',
+          'no',
+        );
+    };
+    record(1_005);
     expect(started).toBe(1_000);
+    // One line for the first drop, then one per interval with the count since: not one per event.
+    expect(warnings).toEqual([
+      {
+        msg: 'Events dropped: too many event writes pending',
+        kv: { dropped: 1, pending: 1_000, event: 'team/p1000.13e8' },
+      },
+    ]);
+    clock.ms += DROP_WARNING_INTERVAL_MS - 1;
+    record(3);
+    expect(warnings).toHaveLength(1);
+    clock.ms += 1;
+    record(1);
+    expect(warnings.map((w) => w.kv?.['dropped'])).toEqual([1, 8]);
   });
 
   it('creates an events.k8s.io/v1 Event about the object', async () => {

@@ -87,23 +87,48 @@ const microTime = (ms: number) => formatMicroTime(microTimeFromDate(new Date(ms)
 
 type Sink = Pick<RestClient, 'create' | 'patch'>;
 
-/** Tracks background writes so shutdown can wait for them. */
 /** client-go's broadcaster queue length: past it, new events are dropped (DropIfChannelFull). */
 const MAX_PENDING_WRITES = 1_000;
+/**
+ * client-go drops such events silently. Keel says so, but once per interval with the count: a
+ * server that falls behind drops events by the thousand, and a line for each would flood the log
+ * (and cost the scheduler a few percent of its CPU) just when the control plane is under load.
+ */
+export const DROP_WARNING_INTERVAL_MS = 10_000;
 
+/** Tracks background writes so shutdown can wait for them. */
 class Pending {
   private readonly writes = new Set<Promise<void>>();
+  /** Events dropped since the last warning, and when that was (ms; -Infinity: never). */
+  private dropped = 0;
+  private warnedAt = -Infinity;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly now: () => number,
+  ) {}
 
   /** Starts the write, or drops it when that many are already pending (the server hangs). */
   run(write: () => Promise<void>, what: string): void {
     if (this.writes.size >= MAX_PENDING_WRITES) {
-      this.logger.warning('Event dropped: too many event writes pending', { event: what });
+      this.drop(what);
       return;
     }
     const p = write().finally(() => this.writes.delete(p));
     this.writes.add(p);
+  }
+
+  private drop(what: string): void {
+    this.dropped++;
+    const now = this.now();
+    if (now - this.warnedAt < DROP_WARNING_INTERVAL_MS) return;
+    this.logger.warning('Events dropped: too many event writes pending', {
+      dropped: this.dropped,
+      pending: MAX_PENDING_WRITES,
+      event: what,
+    });
+    this.dropped = 0;
+    this.warnedAt = now;
   }
 
   async flush(timeoutMs: number): Promise<void> {
@@ -162,7 +187,7 @@ export class EventBroadcaster {
     this.clock = opts.clock ?? systemEventClock();
     this.host = opts.hostname ?? osHostname();
     this.finishMs = opts.finishMs ?? 6 * 60_000;
-    this.pending = new Pending(opts.logger);
+    this.pending = new Pending(opts.logger, () => this.clock.now());
   }
 
   /** Starts the refresh and finish loops (timers that do not keep the process alive). */
@@ -312,7 +337,7 @@ export class LegacyEventRecorder implements LockEventRecorder {
     clock?: EventClock,
   ) {
     this.clock = clock ?? systemEventClock();
-    this.pending = new Pending(logger);
+    this.pending = new Pending(logger, () => this.clock.now());
   }
 
   event(subject: EventSubject, type: EventType, reason: string, message: string): void {
