@@ -1,8 +1,6 @@
 import type { SchedulerProfile } from '../options/index.js';
 import type { CycleState } from './cycle-state.js';
 import {
-  MAX_NODE_SCORE,
-  MIN_NODE_SCORE,
   type BindPlugin,
   type ClusterObjects,
   type FilterPlugin,
@@ -38,20 +36,15 @@ import {
   runPreFilterExtension,
 } from './prefilter-extensions.js';
 import type { Registry } from './registry.js';
+import {
+  errorText,
+  runPreScores,
+  runScores,
+  type ScoreOutcome,
+  type WeightedScorePlugin,
+} from './score-plugins.js';
 import { Code, Status, type MaybeStatus } from './status.js';
 import type { Pod } from './types.js';
-
-export interface WeightedScorePlugin {
-  readonly plugin: ScorePlugin;
-  readonly weight: number;
-}
-
-export type ScoreOutcome =
-  { readonly ok: true; readonly totals: number[] } | { readonly ok: false; readonly status: Status };
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /**
  * One profile's plugins per extension point and the code that runs them (kube's frameworkImpl).
@@ -359,31 +352,9 @@ export class Framework implements FilterRunner {
   /** PreScore: Skip marks the plugin's Score as skipped; anything else unsuccessful is an error. */
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
     const start = performance.now();
-    const s = this.preScore(state, pod, nodes);
+    const s = runPreScores(this.preScorePlugins, this.metrics, state, pod, nodes);
     this.metrics.observePoint('PreScore', s, start);
     return s;
-  }
-
-  private preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): MaybeStatus {
-    for (const pl of this.preScorePlugins) {
-      let s: MaybeStatus;
-      const t = state.recordPluginMetrics ? performance.now() : 0;
-      try {
-        s = pl.preScore(state, pod, nodes);
-      } catch (err) {
-        s = Status.fromError(err);
-      }
-      if (t !== 0) this.metrics.observePlugin(pl.name, 'PreScore', s, t);
-      if (!s || s.isSuccess()) continue;
-      if (s.isSkip()) {
-        state.skipScorePlugins.add(pl.name);
-        continue;
-      }
-      return Status.fromError(
-        new Error(`running PreScore plugin ${JSON.stringify(pl.name)}: ${s.message()}`),
-      ).withPlugin(pl.name);
-    }
-    return undefined;
   }
 
   /**
@@ -392,64 +363,9 @@ export class Framework implements FilterRunner {
    */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
     const start = performance.now();
-    const outcome = this.score(state, pod, nodes);
+    const outcome = runScores(this.scorePlugins, this.metrics, state, pod, nodes);
     this.metrics.observePoint('Score', outcome.ok ? undefined : outcome.status, start);
     return outcome;
-  }
-
-  private score(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
-    const sampled = state.recordPluginMetrics;
-    const totals = new Array<number>(nodes.length).fill(0);
-    for (const { plugin: pl, weight } of this.scorePlugins) {
-      if (state.skipScorePlugins.has(pl.name)) continue;
-      const scores = new Array<number>(nodes.length);
-      try {
-        if (!sampled) {
-          for (let i = 0; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
-        } else {
-          const timed = Math.min(nodes.length, PLUGIN_METRICS_NODES_PER_CYCLE);
-          for (let i = 0; i < timed; i++) {
-            const t = performance.now();
-            scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
-            this.metrics.observePlugin(pl.name, 'Score', undefined, t);
-          }
-          for (let i = timed; i < nodes.length; i++) scores[i] = pl.score(state, pod, nodes[i] as NodeInfo);
-        }
-      } catch (err) {
-        return {
-          ok: false,
-          status: Status.fromError(
-            new Error(
-              `running Score plugins: plugin ${JSON.stringify(pl.name)} failed with: ${errorText(err)}`,
-            ),
-          ).withPlugin(pl.name),
-        };
-      }
-      const t = sampled ? performance.now() : 0;
-      try {
-        pl.normalizeScores?.(scores, state, pod);
-      } catch (err) {
-        return {
-          ok: false,
-          status: Status.fromError(
-            new Error(
-              `running Normalize on Score plugins: plugin ${JSON.stringify(pl.name)} failed with: ${errorText(err)}`,
-            ),
-          ).withPlugin(pl.name),
-        };
-      }
-      if (sampled && pl.normalizeScores)
-        this.metrics.observePlugin(pl.name, 'ScoreExtensionNormalize', undefined, t);
-      for (let i = 0; i < nodes.length; i++) {
-        const s = scores[i] as number;
-        if (!Number.isInteger(s) || s < MIN_NODE_SCORE || s > MAX_NODE_SCORE) {
-          const msg = `running Normalize on Score plugins: plugin ${JSON.stringify(pl.name)} returns an invalid score ${s}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`;
-          return { ok: false, status: Status.fromError(new Error(msg)).withPlugin(pl.name) };
-        }
-        totals[i] = (totals[i] as number) + s * weight;
-      }
-    }
-    return { ok: true, totals };
   }
 
   /** Reserve: the first failure stops the others; the caller then runs `runReservePluginsUnreserve`. */
@@ -504,3 +420,5 @@ export class Framework implements FilterRunner {
     return undefined;
   }
 }
+
+export type { ScoreOutcome, WeightedScorePlugin };
