@@ -7,7 +7,6 @@ import { ADMIN_TOKEN, TestApiServer } from '@keel/testing';
 
 export const NS = 'bench';
 const AUTH = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
 /** BENCH_TRACE=1 records when each pod was seen bound. */
 const TRACE = process.env['BENCH_TRACE'] === '1';
 export const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 64);
@@ -111,16 +110,34 @@ export class Cluster {
   }
 
   /** POSTs `body`; a non-2xx answer counts as an error and is logged once. */
-  async post(path: string, body: string): Promise<void> {
+  post(path: string, body: string): Promise<void> {
+    return this.send('POST', path, body);
+  }
+
+  /** A strategic merge patch, as the scheduler sends its status patches. */
+  patch(path: string, body: string): Promise<void> {
+    return this.send('PATCH', path, body, 'application/strategic-merge-patch+json');
+  }
+
+  delete(path: string): Promise<void> {
+    return this.send('DELETE', path);
+  }
+
+  private async send(
+    method: 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: string,
+    contentType = 'application/json',
+  ): Promise<void> {
     const r = await request(this.api.url + path, {
-      method: 'POST',
-      headers: JSON_AUTH,
+      method,
+      headers: body === undefined ? AUTH : { ...AUTH, 'content-type': contentType },
       body,
       dispatcher: this.agent,
     });
     const text = await r.body.text();
     if (r.statusCode >= 300) {
-      if (this.errors++ === 0) console.error(`  POST ${path}: ${r.statusCode} ${text.slice(0, 300)}`);
+      if (this.errors++ === 0) console.error(`  ${method} ${path}: ${r.statusCode} ${text.slice(0, 300)}`);
     }
   }
 

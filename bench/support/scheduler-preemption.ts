@@ -9,6 +9,8 @@ import { Framework } from '../../apps/scheduler/src/framework/framework.js';
 import type { BindPlugin } from '../../apps/scheduler/src/framework/interface.js';
 import type { PreemptionPlan } from '../../apps/scheduler/src/framework/preemption-handle.js';
 import type { Node, Pod } from '../../apps/scheduler/src/framework/types.js';
+import { podScheduledFalsePatch } from '../../apps/scheduler/src/runtime/pod-condition.js';
+import { disruptionTargetPatch } from '../../apps/scheduler/src/runtime/preemption-executor.js';
 import { defaultSchedulerConfiguration } from '../../apps/scheduler/src/options/index.js';
 import { newInTreeRegistry } from '../../apps/scheduler/src/plugins/default-registry.js';
 import { Nominator } from '../../apps/scheduler/src/scheduling/nominator.js';
@@ -19,6 +21,7 @@ import { CONCURRENCY, NS, pool, type Cluster, type PodShape } from './scheduler-
 const NODE_CPU = '32';
 const LOW = 'bench-low';
 const HIGH = 'bench-high';
+const EVENTS = `/apis/events.k8s.io/v1/namespaces/${NS}/events`;
 
 /** The high-priority pods of the timed run. */
 export const PREEMPTOR_SHAPE: PodShape = { cpu: NODE_CPU, spec: () => ({ priorityClassName: HIGH }) };
@@ -150,4 +153,72 @@ export async function fillNodesWithVictims(c: Cluster): Promise<number> {
   });
   if (c.errors > 0) throw new Error(`${c.errors} requests failed while filling the nodes`);
   return nodes;
+}
+
+/** An events.k8s.io/v1 Event as the scheduler's recorder writes it (kube's eventf). */
+function eventBody(
+  regarding: string,
+  reason: string,
+  action: string,
+  type: 'Normal' | 'Warning',
+  note: string,
+  related?: string,
+): string {
+  const ref = (name: string) => ({ kind: 'Pod', apiVersion: 'v1', name, namespace: NS, uid: `uid-${name}` });
+  return JSON.stringify({
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name: `${regarding}.${process.hrtime.bigint().toString(16)}`, namespace: NS },
+    eventTime: new Date().toISOString().replace('Z', '000Z'),
+    reportingController: 'default-scheduler',
+    reportingInstance: 'default-scheduler-bench',
+    action,
+    reason,
+    regarding: ref(regarding),
+    ...(related ? { related: ref(related) } : {}),
+    note,
+    type,
+  });
+}
+
+/**
+ * The preemption workload's writes-only baseline: for preemptor `i`, the bench itself makes every
+ * write keel-scheduler (and kube-scheduler) makes for it, with the scheduler's own patch bodies,
+ * and no scheduling: the preemptor's create, its PodScheduled=False status patch with the
+ * nominated node, its FailedScheduling Event, the victim's DisruptionTarget patch, its delete and
+ * its Preempted Event, the binding and the Scheduled Event. What the API server takes of that is
+ * the ceiling of the end-to-end preemption rate on this machine.
+ */
+export function preemptionWrites(c: Cluster): (i: number) => Promise<void> {
+  const nodes = c.nodeNames.length;
+  const reason =
+    `0/${nodes} nodes are available: ${nodes} Insufficient cpu. ` +
+    `preemption: 0/${nodes} nodes are available: ${nodes} No preemption victims found for incoming pod.`;
+  return async (i) => {
+    const name = `pod-${i}`;
+    const victim = `low-${i}`;
+    const node = c.nodeNames[i] ?? '';
+    const podsPath = `/api/v1/namespaces/${NS}/pods`;
+    await c.createPod(i, PREEMPTOR_SHAPE);
+    const now = Date.now();
+    const failed = podScheduledFalsePatch(pod(name, 1000), 'Unschedulable', reason, now, node);
+    await c.patch(`${podsPath}/${name}/status`, JSON.stringify(failed));
+    await c.post(EVENTS, eventBody(name, 'FailedScheduling', 'Scheduling', 'Warning', reason));
+    const target = disruptionTargetPatch(pod(victim, 10, node), 'default-scheduler', now);
+    await c.patch(`${podsPath}/${victim}/status`, JSON.stringify(target));
+    await c.delete(`${podsPath}/${victim}`);
+    const note = `Preempted by pod uid-${name} on node ${node}`;
+    await c.post(EVENTS, eventBody(victim, 'Preempted', 'Preempting', 'Normal', note, name));
+    await c.post(
+      `${podsPath}/${name}/binding`,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name, namespace: NS },
+        target: { apiVersion: 'v1', kind: 'Node', name: node },
+      }),
+    );
+    const bound = `Successfully assigned ${NS}/${name} to ${node}`;
+    await c.post(EVENTS, eventBody(name, 'Scheduled', 'Binding', 'Normal', bound));
+  };
 }
