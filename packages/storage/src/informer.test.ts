@@ -33,6 +33,33 @@ describe('StoreInformer', () => {
     await running;
   });
 
+  it("shares a change's decoded object with the sharing watches only when its readers only read", async () => {
+    const storage = createMemoryStorage();
+    const ac = new AbortController();
+    const shared = new StoreInformer<Obj>(storage, '/things', { readOnly: true });
+    const own = new StoreInformer<Obj>(storage, '/things');
+    const running = [shared.run(ac.signal), own.run(ac.signal)];
+    await Promise.all([shared.waitForSync(), own.waitForSync()]);
+    const seen: Obj[] = [];
+    const watch = (async () => {
+      for await (const ev of storage.watch<Obj>('/things', { signal: ac.signal, sharedObjects: true })) {
+        if (ev.type === 'ADDED') seen.push(ev.object);
+      }
+    })();
+    // The watch is live once it has seen a first change; the second one reaches all three alike.
+    await storage.create('/things/warm', obj('warm', 0));
+    await until(() => seen.length === 1);
+    await storage.create('/things/a', obj('a', 1));
+    await until(
+      () => seen.length === 2 && shared.get('/things/a') !== undefined && own.get('/things/a') !== undefined,
+    );
+    expect(shared.get('/things/a')).toBe(seen[1]);
+    expect(own.get('/things/a')).not.toBe(seen[1]);
+    expect(own.get('/things/a')).toEqual(seen[1]);
+    ac.abort();
+    await Promise.all([...running, watch]);
+  });
+
   it('takes in the current state at once, then follows every change', async () => {
     const storage = createMemoryStorage();
     await storage.create('/things/a', obj('a', 1));

@@ -10,6 +10,13 @@ export interface StoreInformerOptions {
   readonly retryDelayMs?: number;
   /** Told about each failed watch (they are retried); the store being down is no reason to crash. */
   readonly onError?: (err: unknown) => void;
+  /**
+   * Every reader of the objects this informer holds and hands to its listeners only reads them:
+   * the watch then shares each change's decoded object with the other sharing watches
+   * (WatchOptions.sharedObjects), as kube's informers share one object with all their readers.
+   * A reader that changed one would change it for every watcher of that change.
+   */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -92,7 +99,7 @@ export class StoreInformer<T extends object = StoredObject> {
       resourceVersion: '',
       bookmarks: true,
       signal,
-      ...('project' in this.opts && this.opts.readOnlyProjection ? { sharedObjects: true } : {}),
+      ...(this.sharesObjects() ? { sharedObjects: true } : {}),
     })) {
       if (ev.type === 'ERROR') throw ev.error;
       if (ev.type === 'BOOKMARK') {
@@ -111,6 +118,11 @@ export class StoreInformer<T extends object = StoredObject> {
       else this.items.set(ev.key, object);
       this.emit({ type: ev.type, key: ev.key, object });
     }
+  }
+
+  /** A projecting informer keeps its projection's objects: only the projection must only read. */
+  private sharesObjects(): boolean {
+    return 'project' in this.opts ? this.opts.readOnlyProjection === true : this.opts.readOnly === true;
   }
 
   private replace(snapshot: Map<string, T>): void {

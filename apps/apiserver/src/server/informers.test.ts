@@ -26,6 +26,34 @@ describe('ServerInformers', () => {
     await storage.close();
   });
 
+  it("shares a pod change's decoded object with the sharing watches, and decodes its own copy of other kinds", async () => {
+    const storage = createMemoryStorage();
+    const informers = new ServerInformers(storage, discardLogger);
+    const pods = informers.lookup('/pods');
+    const nodes = informers.lookup('/nodes');
+    const ac = new AbortController();
+    await informers.start(ac.signal);
+    const seen = new Map<string, unknown>();
+    const watch = (async () => {
+      for await (const ev of storage.watch('/', { signal: ac.signal, sharedObjects: true })) {
+        if (ev.type === 'ADDED') seen.set(ev.key, ev.object);
+      }
+    })();
+    // The watch is live once it has seen a first change; the next ones reach it and the informers alike.
+    await storage.create('/leases/warm', { metadata: { name: 'warm' } });
+    for (let i = 0; i < 200 && seen.size === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await storage.create('/pods/ns/p', { metadata: { name: 'p', namespace: 'ns' } });
+    await storage.create('/nodes/n1', { metadata: { name: 'n1' } });
+    for (let i = 0; i < 200 && !(pods.get('ns', 'p') && nodes.get('', 'n1') && seen.size === 3); i++)
+      await new Promise((r) => setTimeout(r, 5));
+    expect(pods.get('ns', 'p')).toBe(seen.get('/pods/ns/p'));
+    expect(nodes.get('', 'n1')).not.toBe(seen.get('/nodes/n1'));
+    expect(nodes.get('', 'n1')).toEqual(seen.get('/nodes/n1'));
+    ac.abort();
+    await watch;
+    await storage.close();
+  });
+
   it('stops waiting when the server stops before the store answered', async () => {
     const storage = createMemoryStorage();
     const informers = new ServerInformers(storage, discardLogger);

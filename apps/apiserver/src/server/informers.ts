@@ -3,6 +3,16 @@ import type { Logger } from '@keel/log';
 import { StoreInformer, type Storage } from '@keel/storage';
 
 /**
+ * Key roots whose informer shares each change's decoded object with the other sharing watches
+ * (the HTTP watchers, the garbage collector's): every change of a pod is watched by the
+ * scheduler and several in-process readers, and a shared decode saves a parse of the pod per
+ * change. Their readers only read: the node authorizer's graph (podGraphSource), the quota
+ * controller, and the NodeRestriction and PodSecurity admission plugins through `lookup`. A new
+ * reader of these objects must not change them either; roots not listed decode their own copy.
+ */
+const READ_ONLY_ROOTS: ReadonlySet<string> = new Set(['/pods']);
+
+/**
  * The server's own in-memory copies of stored objects (kube's shared informer factory): one
  * informer per key root, asked for while the server is put together, all started after the
  * store opens. Authorizers and admission plugins decide from these instead of reading the store
@@ -24,6 +34,7 @@ export class ServerInformers {
       if (this.started) throw new Error(`informer for ${keyRoot} asked for after the informers started`);
       informer = new StoreInformer(this.storage, keyRoot, {
         onError: (err) => this.logger.v(2).info('Informer watch failed; reading again', { keyRoot, err }),
+        readOnly: READ_ONLY_ROOTS.has(keyRoot),
       });
       this.informers.set(keyRoot, informer);
     }
