@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { CycleState } from './cycle-state.js';
 import { NodeInfo, newPodInfo } from './node-info.js';
 import { makeNode, makePod } from './testing/fixtures.js';
+import { NodeUnschedulable } from '../plugins/node-unschedulable/node-unschedulable.js';
+import { TaintToleration } from '../plugins/taint-toleration/taint-toleration.js';
 
 describe('NodeInfo', () => {
   it('keeps running totals as pods come and go', () => {
@@ -35,6 +38,29 @@ describe('NodeInfo', () => {
     expect(info.node).toBeUndefined();
     expect(info.allocatable.milliCPU).toBe(0);
     expect(info.generation).toBeGreaterThan(g);
+  });
+
+  it('follows the node through updates, copies and removal for the cordon and taint filters', () => {
+    const cordon = new NodeUnschedulable();
+    const taints = new TaintToleration();
+    const pod = makePod('p');
+    const rejects = (info: NodeInfo) => [
+      cordon.filter(undefined, pod, info)?.isRejected() ?? false,
+      taints.filter(new CycleState(), pod, info)?.isRejected() ?? false,
+    ];
+    const info = new NodeInfo('n1', makeNode('n1'));
+    expect(rejects(info)).toEqual([false, false]);
+    info.setNode(makeNode('n1', { unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] }));
+    expect(rejects(info)).toEqual([true, true]);
+    expect(rejects(info.clone())).toEqual([true, true]);
+    const scratch = new NodeInfo('other', makeNode('other'));
+    scratch.copyFrom(info);
+    expect(rejects(scratch)).toEqual([true, true]);
+    info.setNode(makeNode('n1'));
+    expect(rejects(info)).toEqual([false, false]);
+    info.setNode(makeNode('n1', { unschedulable: true, taints: [{ key: 'k', effect: 'NoExecute' }] }));
+    info.removeNode();
+    expect(rejects(info)).toEqual([false, false]);
   });
 
   it('clones with the same node, allocatable and pods, and the copy changes alone', () => {

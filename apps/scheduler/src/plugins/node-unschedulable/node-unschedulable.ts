@@ -21,7 +21,8 @@ export class NodeUnschedulable implements FilterPlugin {
   readonly name = NAME;
 
   filter(_state: unknown, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    if (!nodeInfo.node || fits(pod, nodeInfo.node)) return undefined;
+    // The NodeInfo's copy of spec.unschedulable: no Node to fetch for the nodes that are not.
+    if (!nodeInfo.unschedulable || !nodeInfo.node || fits(pod, nodeInfo.node)) return undefined;
     return Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
   }
 }

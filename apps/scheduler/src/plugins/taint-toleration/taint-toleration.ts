@@ -47,7 +47,7 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   readonly name = NAME;
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const taints = nodeInfo.node?.spec?.taints ?? [];
+    const taints = nodeInfo.taints;
     if (taints.length === 0) return undefined;
     const taint = findUntoleratedTaint(taints, pod.spec.tolerations ?? [], doNotScheduleTaint);
     return taint ? Status.unresolvable(errReason(taint)) : undefined;
