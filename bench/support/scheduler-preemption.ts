@@ -9,6 +9,7 @@ import { Framework } from '../../apps/scheduler/src/framework/framework.js';
 import type { BindPlugin } from '../../apps/scheduler/src/framework/interface.js';
 import type { PreemptionPlan } from '../../apps/scheduler/src/framework/preemption-handle.js';
 import type { Node, Pod } from '../../apps/scheduler/src/framework/types.js';
+import type { EventV1 } from '../../apps/scheduler/src/runtime/events.js';
 import { podScheduledFalsePatch } from '../../apps/scheduler/src/runtime/pod-condition.js';
 import { disruptionTargetPatch } from '../../apps/scheduler/src/runtime/preemption-executor.js';
 import { defaultSchedulerConfiguration } from '../../apps/scheduler/src/options/index.js';
@@ -160,15 +161,16 @@ function eventBody(
   regarding: string,
   reason: string,
   action: string,
-  type: 'Normal' | 'Warning',
+  type: EventV1['type'],
   note: string,
   related?: string,
 ): string {
   const ref = (name: string) => ({ kind: 'Pod', apiVersion: 'v1', name, namespace: NS, uid: `uid-${name}` });
-  return JSON.stringify({
+  const event: EventV1 = {
     apiVersion: 'events.k8s.io/v1',
     kind: 'Event',
     metadata: { name: `${regarding}.${process.hrtime.bigint().toString(16)}`, namespace: NS },
+    // MicroTime: RFC 3339 with microseconds, as the recorder writes it.
     eventTime: new Date().toISOString().replace('Z', '000Z'),
     reportingController: 'default-scheduler',
     reportingInstance: 'default-scheduler-bench',
@@ -178,7 +180,8 @@ function eventBody(
     ...(related ? { related: ref(related) } : {}),
     note,
     type,
-  });
+  };
+  return JSON.stringify(event);
 }
 
 /**

@@ -38,8 +38,15 @@ describe('StoreInformer', () => {
     const ac = new AbortController();
     const shared = new StoreInformer<Obj>(storage, '/things', { readOnly: true });
     const own = new StoreInformer<Obj>(storage, '/things');
-    const running = [shared.run(ac.signal), own.run(ac.signal)];
-    await Promise.all([shared.waitForSync(), own.waitForSync()]);
+    // A projecting informer's readOnly is its projection's promise: the projection reads the shared object.
+    const projected: unknown[] = [];
+    const projecting = new StoreInformer<{ name: string }>(storage, '/things', {
+      readOnly: true,
+      project: (o) => (projected.push(o), { name: String(o.metadata?.['name']) }),
+    });
+    const informers = [shared, own, projecting];
+    const running = informers.map((i) => i.run(ac.signal));
+    await Promise.all(informers.map((i) => i.waitForSync()));
     const seen: Obj[] = [];
     const watch = (async () => {
       for await (const ev of storage.watch<Obj>('/things', { signal: ac.signal, sharedObjects: true })) {
@@ -56,6 +63,8 @@ describe('StoreInformer', () => {
     expect(shared.get('/things/a')).toBe(seen[1]);
     expect(own.get('/things/a')).not.toBe(seen[1]);
     expect(own.get('/things/a')).toEqual(seen[1]);
+    await until(() => projected.length === 2);
+    expect(projected[1]).toBe(seen[1]);
     ac.abort();
     await Promise.all([...running, watch]);
   });

@@ -11,10 +11,11 @@ export interface StoreInformerOptions {
   /** Told about each failed watch (they are retried); the store being down is no reason to crash. */
   readonly onError?: (err: unknown) => void;
   /**
-   * Every reader of the objects this informer holds and hands to its listeners only reads them:
-   * the watch then shares each change's decoded object with the other sharing watches
-   * (WatchOptions.sharedObjects), as kube's informers share one object with all their readers.
-   * A reader that changed one would change it for every watcher of that change.
+   * Whoever reads each change's decoded object only reads it, and keeps nothing of it that anyone
+   * changes: the projection, when there is one, or else every reader of the objects this informer
+   * holds and hands to its listeners. The watch then shares the decoded object with the other
+   * sharing watches (WatchOptions.sharedObjects), as kube's informers share one object with all
+   * their readers; a reader that changed one would change it for every watcher of that change.
    */
   readonly readOnly?: boolean;
 }
@@ -25,11 +26,6 @@ export interface StoreInformerOptions {
  */
 export interface ProjectingInformerOptions<T> extends StoreInformerOptions {
   readonly project: (obj: StoredObject) => T;
-  /**
-   * `project` only reads the object and keeps nothing of it that anyone changes: the watch then
-   * shares each change's decoded object with the other sharing watches (WatchOptions.sharedObjects).
-   */
-  readonly readOnlyProjection?: boolean;
 }
 
 /**
@@ -99,7 +95,7 @@ export class StoreInformer<T extends object = StoredObject> {
       resourceVersion: '',
       bookmarks: true,
       signal,
-      ...(this.sharesObjects() ? { sharedObjects: true } : {}),
+      ...(this.opts.readOnly === true ? { sharedObjects: true } : {}),
     })) {
       if (ev.type === 'ERROR') throw ev.error;
       if (ev.type === 'BOOKMARK') {
@@ -118,11 +114,6 @@ export class StoreInformer<T extends object = StoredObject> {
       else this.items.set(ev.key, object);
       this.emit({ type: ev.type, key: ev.key, object });
     }
-  }
-
-  /** A projecting informer keeps its projection's objects: only the projection must only read. */
-  private sharesObjects(): boolean {
-    return 'project' in this.opts ? this.opts.readOnlyProjection === true : this.opts.readOnly === true;
   }
 
   private replace(snapshot: Map<string, T>): void {

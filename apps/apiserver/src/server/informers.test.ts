@@ -1,5 +1,6 @@
 import { discardLogger } from '@keel/log';
 import { createMemoryStorage } from '@keel/storage';
+import { eventually } from '@keel/testing';
 import { describe, expect, it } from 'vitest';
 import { ServerInformers } from './informers.js';
 
@@ -41,11 +42,14 @@ describe('ServerInformers', () => {
     })();
     // The watch is live once it has seen a first change; the next ones reach it and the informers alike.
     await storage.create('/leases/warm', { metadata: { name: 'warm' } });
-    for (let i = 0; i < 200 && seen.size === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => Promise.resolve(seen.size === 1), 5_000, 'the watch to go live');
     await storage.create('/pods/ns/p', { metadata: { name: 'p', namespace: 'ns' } });
     await storage.create('/nodes/n1', { metadata: { name: 'n1' } });
-    for (let i = 0; i < 200 && !(pods.get('ns', 'p') && nodes.get('', 'n1') && seen.size === 3); i++)
-      await new Promise((r) => setTimeout(r, 5));
+    await eventually(
+      () => Promise.resolve(Boolean(pods.get('ns', 'p') && nodes.get('', 'n1')) && seen.size === 3),
+      5_000,
+      'the watch and the informers to see both changes',
+    );
     expect(pods.get('ns', 'p')).toBe(seen.get('/pods/ns/p'));
     expect(nodes.get('', 'n1')).not.toBe(seen.get('/nodes/n1'));
     expect(nodes.get('', 'n1')).toEqual(seen.get('/nodes/n1'));

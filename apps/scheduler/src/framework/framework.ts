@@ -420,5 +420,3 @@ export class Framework implements FilterRunner {
     return undefined;
   }
 }
-
-export type { ScoreOutcome, WeightedScorePlugin };

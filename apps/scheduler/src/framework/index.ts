@@ -1,5 +1,6 @@
 export { CycleState, stateKey, type StateKey } from './cycle-state.js';
-export { Framework, type ScoreOutcome, type WeightedScorePlugin } from './framework.js';
+export { Framework } from './framework.js';
+export type { ScoreOutcome, WeightedScorePlugin } from './score-plugins.js';
 export { BIND_ALL_HOST_IP, HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
 export {
   MAX_NODE_SCORE,

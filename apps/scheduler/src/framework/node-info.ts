@@ -73,13 +73,13 @@ export function nodeImages(node: Node): Map<string, number> {
   return out;
 }
 
+const NO_TAINTS: readonly Taint[] = [];
+
 /**
  * kube's NodeInfo: a node and the pods assigned (or assumed) to it, with running totals kept up to
  * date on every add and remove so a scheduling cycle never sums pods. `node` is undefined for a
  * node the cache has pods for but no Node object (not yet seen, or deleted before its pods).
  */
-const NO_TAINTS: readonly Taint[] = [];
-
 export class NodeInfo {
   node: Node | undefined;
   /**

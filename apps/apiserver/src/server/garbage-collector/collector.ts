@@ -122,7 +122,7 @@ export class GarbageCollector {
       const informer = new StoreInformer<ObservedObject>(this.deps.storage, keyRoot, {
         project: (obj) => observe(keyRoot, obj),
         // observe copies the metadata it keeps (the finalizers' array is only read).
-        readOnlyProjection: true,
+        readOnly: true,
         onError: (err) => this.deps.onError?.(`watching ${keyRoot}`, err),
       });
       informer.subscribe((change) => {
